@@ -3839,6 +3839,49 @@ describe('what a message to an assistant says of the person', () => {
     expect(job('my job at the bank is boring')).toBe('works at the bank')
   })
 
+  it('reads sobriety after a comma, a liking against someone else’s dislike, and a measure of the body', () => {
+    expect(events("I don't drink, 5 years sober this month")).toEqual(['has been sober for 5 years'])
+    expect(events('my brother quit drinking, 5 years sober now')).not.toContain('has been sober for 5 years')
+    expect(interests('Sarah said she hates sushi but I love it')).toEqual(['food:sushi'])
+    expect(interests('my husband does not like jazz but i love it')).toEqual(['music:jazz'])
+    expect(interests('my mom hates my car but i love it')).toEqual([])
+    expect(events('my doctor says my cholesterol is high so diet tips would help')).toEqual(['has high cholesterol'])
+    expect(events('my iron levels are low')).toEqual(['has low iron'])
+    expect(events("my dad's blood pressure is high")).not.toContain('has high blood pressure')
+    expect(events('my cholesterol is not high')).toEqual([])
+  })
+
+  it('ends an event where a statement of its own is run on without a stop', () => {
+    expect(events('I started my new job yesterday I really like it so far.')).toEqual(['started their new job'])
+    expect(events('When I recently got fired I got a new job.')).toEqual(['got fired', 'got a new job'])
+    expect(events('when my dad died i moved to texas')).toEqual(['their dad died', 'moved to texas'])
+    expect(events('Wow, for a couple of years I have been retired')).toEqual(['has been retired'])
+    expect(events('Well maybe I will plan a trip with my kid next year.')).not.toContain(
+      'will plan a trip with their kid next year',
+    )
+    expect(events('I used to have a shepard mix now I have a frenchie')).toContain('used to have a shepard mix')
+    expect(events('before my mom passed away she hated the same things')).toEqual(['their mom passed away'])
+    expect(events('I just found out I am going to Disney next week')).toEqual([
+      'found out they are going to Disney next week',
+    ])
+    expect(events('I learned everything I know from my father')).toEqual([
+      'learned everything they know from their father',
+    ])
+    expect(events('I underestimated how much time I would need for my classes')).toEqual([
+      'underestimated how much time they would need for their classes',
+    ])
+  })
+
+  it('reads self-employment, and no workplace from whom or what for', () => {
+    expect(job('I do since I work for myself walking dogs')).toBe('self-employed, walking dogs')
+    expect(job('i work for myself and love it')).toBe('self-employed')
+    expect(job('working for myself would give more flexibility')).toBeUndefined()
+    expect(job('I actually work for with my dad')).toBeUndefined()
+    expect(job('I work for money and to get away from my parents')).toBeUndefined()
+    expect(job('I work for the a traveling circus')).toBe('works for a traveling circus')
+    expect(job('My family has a farm, I work in the fields most days')).toBe('works in the fields')
+  })
+
   it('reads the request forms in linear time', () => {
     const long = 'a '.repeat(20_000)
     expectLinear(
@@ -3868,6 +3911,13 @@ describe('what a message to an assistant says of the person', () => {
       `dealing with ${long}anxiety`,
       `i lost my ${long}job in march`,
       `i do crossfit ${'5 '.repeat(20_000)}days a week`,
+      `i do not ${long}, 5 years sober`,
+      `my friend hates ${long}but i love it`,
+      `my cholesterol is ${'really '.repeat(20_000)}high`,
+      `i started my new job ${'now i '.repeat(5_000)}am`,
+      `i underestimated how ${long}i would`,
+      `i work for myself walking ${long}`,
+      `working ${'a '.repeat(20_000)}would`,
     )
   })
 })

@@ -276,6 +276,9 @@ const FOR_ME = new RegExp(pattern`^((?:a|an|one|two|three|four|five|six|\d) (?:s
 const NOUN_SUBJECT = new RegExp(pattern`^[a-z]+ (?:(?:and|or) [a-z]+ |(?!it |that |this |what |how |me )[a-z]+ )?
   (?:is|are|was|were|should|could|would|can|will|must|makes)\b`)
 
+/** A gerund phrase of up to four words before a verb it is the subject of: "working for myself would give". */
+const GERUND_SUBJECT = /^[a-z]+ing(?: [a-z']+){0,3} (?:would|could|will|might|should|can|is|was|makes|made|helps)\b/
+
 export function fragmentClause(text: string): string | undefined {
   if (DEGREE_FRAGMENT.test(text)) return `i am ${text}`
   // "one sister for me", "two kids for me": what the person has, said as an answer
@@ -292,7 +295,7 @@ export function fragmentClause(text: string): string | undefined {
   // a subject in a clause of its own does not count: "working as a barista while i finish my phd"
   // nor does a time said with "this" ("teaching 3rd grade this year")
   const main = text
-    .replace(/\s(?:while|when|because|since|until|after|before|so that)\s.*$/, '')
+    .replace(/\s(?:while|when|because|since|until|after|before|once|so that)\s.*$/, '')
     .replace(TIME_WITH_THIS, '')
   // "just moved to berlin": a fragment may open with an adverb of when
   const verb = text.replace(/^(?:just|recently|finally|also|still|currently)\s+/, '')
@@ -323,6 +326,8 @@ export function fragmentClause(text: string): string | undefined {
   }
   // after the word that opens the fragment, "my" is what the person did it to ("tore my acl", "stressed about my
   // thesis")
+  // "working for myself would give more flexibility": a gerund that is the subject of what follows
+  if (GERUND_SUBJECT.test(verb)) return undefined
   const state = FRAGMENT_STATE.test(text) || FRAGMENT_STATE.test(verb)
   const opened = FRAGMENT_VERB.test(verb) || FRAGMENT_PAST.test(verb) || state
   if ((opened ? SUBJECT_WORDS : PERSON_WORDS).test(main)) return undefined

@@ -255,6 +255,24 @@ export function likedOfBefore(before: string, text: string): string | undefined 
   return liked[1] ? `i ${PRESENT_LIKE[liked[1]] ?? liked[1]} ${span}` : `i enjoy ${span}`
 }
 
+/** "my friend hates sushi", "sarah said she does not like jazz": someone else's dislike, which "but i love it" turns. */
+const SOMEONE_DISLIKES = new RegExp(pattern`^(?:[a-z]+ (?:said|says|thinks) )?(?:my [a-z]+|our [a-z]+|(?!i\b)[a-z]+)
+  \s(?:really )?(?:hates?|dislikes?|(?:does|do) not (?:like|love|enjoy)|can not stand|is not (?:a fan of|into))\b`)
+
+/** "my friend hates sushi but i love it": "i love sushi". Undefined when the clause before names no such pastime. */
+export function contrastedLike(before: string, text: string): string | undefined {
+  const liked = LIKED_IT.exec(text)
+  if (!liked?.[1] || !SOMEONE_DISLIKES.test(before)) return undefined
+  const words = before.split(' ')
+  // "my mom hates my car": a thing someone has is no pastime
+  const owned = (start: number) => /^(?:my|our|your|his|her|their)$/.test(words[start - 1] ?? '')
+  const span = lastKnownSpan(
+    before,
+    (_said, kind, start) => (POINTED_KINDS.has(kind) || kind === 'movies_tv') && !owned(start),
+  )
+  return span ? `i ${PRESENT_LIKE[liked[1]] ?? liked[1]} ${span}` : undefined
+}
+
 /** "(my boyfriend is obsessed with formula 1 and) i kind of got into it too": a liking taken up of "it". */
 const GOT_INTO_IT = new RegExp(pattern`^i (?:kind of |sort of |also |really |eventually |finally )?(?:got|am|have been)
   \s(?:into|hooked on) (?:it|them)(?: too| as well| now)?$`)

@@ -20,6 +20,7 @@ import {
   eatenOfBefore,
   frontedLike,
   narrowedLike,
+  contrastedLike,
   petMentions,
   ruleInterests,
   type PetMention,
@@ -479,6 +480,9 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
     // "hamburgers will not help me live long, but they are my fav foods": what the clause before was about
     const pointedFavorite = sameSentence ? favoriteOfSubject(before.text, clause.text) : undefined
     if (pointedFavorite) return [{ ...clause, text: pointedFavorite }]
+    // "my friend hates sushi but i love it": what the other dislikes, the person likes
+    const contrasted = before?.sentence === clause.sentence ? contrastedLike(before.text, clause.text) : undefined
+    if (contrasted) return [{ ...clause, text: contrasted }]
     // "i tried yoga last week. i really liked it": what the clause before did, in the same paragraph
     const samePart = before && before.paragraph === clause.paragraph && !before.question && !before.reported
     // "have you tried hiking?" "i love it.": what the question before the turn asked about

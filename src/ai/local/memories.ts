@@ -10,7 +10,7 @@
 import * as chrono from 'chrono-node'
 import type { Importance } from '../../domain/profile.js'
 import { tokens } from '../../domain/normalise.js'
-import { ADV, type ClauseInfo, type RuleContext } from './rules-common.js'
+import { ADV, type ClauseInfo, describe, type RuleContext } from './rules-common.js'
 import { placeAtStart } from './gazetteer.js'
 import { termsOf } from './nlp.js'
 import { PEOPLE_NOUNS } from './others.js'
@@ -337,9 +337,24 @@ const AND_ANOTHER = new RegExp(pattern`\sand (?:honestly |really |now |so |yet |
  * A clause of its own run on without a stop: "took my dogs out for a walk it was gorgeous weather". Not after a word
  * that binds it to the event ("went where it was warm").
  */
-const RUN_ON = new RegExp(pattern`(?<!\b(?:where|when|whenever|because|if|that|since|as|while|until|so|and|but|or|
-  which|who|what|how|why|though|although|before|after|once|than|like))\s(?:it|he|she|they|we) (?:was|were|is|are|
-  decided|said|says|thought|think)\b.*$`)
+const RUN_ON = new RegExp(pattern`(?<!\b(?:where|when|whenever|because|if|that|since|as|while|until|til|till|so|and|
+  but|or|which|who|what|how|why|though|although|before|after|once|than|like))\s(?:it|he|she|they|we) (?:was|were|is|are|
+  decided|said|says|thought|think|has|have|had|died|hated|loved|got|went|did|does|really|also|just|still|never|always)
+  \b.*$`)
+/**
+ * A second statement run on without a stop, from its "i" on (and a "now" or "then" before it): "(i compete)
+ * individually i started doing it", "(i do not wear) helmets i wear watermelons on my head". Not after a word that binds the clause to what came before ("a
+ * dog that i love"), and not a short clause about a thing ("the house i just bought", "people i know on facebook").
+ */
+export const RUN_ON_I =
+  new RegExp(pattern`(?<=[a-z0-9'])(?<!\b(?:that|which|who|whom|when|where|because|so|and|but|or|if|as|than|since|
+  until|til|till|while|what|how|why|once|before|after|anytime|everytime|whenever|the|a|an|think|know|knew|hope|hoped|
+  guess|wish|wished|confess|admit|say|said|feel|felt|believe|mean|suppose|swear|out|decided|figured|realized|realised|
+  learned|noticed|thought|told|promised|forgot|remembered|heard|discovered|found|saw|understood|glad|sure|sorry|
+  afraid|everything|anything|something|nothing|all|one|ones|stuff|thing|things|way|more|less|better|much|many))
+  (?<!\b(?:how|what|which|whatever) (?:[a-z']+ ){0,2}[a-z']+)(?:\s+(?:now|then))?\s+i\s+(?=(?:am|was|would|will|have|had|never|bet|
+  guess|think|started|decided)\b|(?:[a-z']+\s+){3}[a-z']).*$`)
+
 /** A word to the other speaker after a comma: "got hired as a life coach, thanks for asking". */
 const THANKS_AFTER = /,\s*(?:thanks|thank you|thx|ty)\b.*$/
 /** What holds now, after an event: "was born and raised in texas, now stuck in minnesota". */
@@ -606,7 +621,8 @@ function ruleUnderWay(text: string, ctx: RuleContext): boolean {
  * Sobriety counted in time, which matters to an assistant: "been sober 3 years", "2 years clean today", "i have been
  * sober for 18 months". 1/2 the amount and unit said before the state; 3 how near, 4/5 the amount and unit after it.
  */
-const SOBER_FOR = new RegExp(pattern`^(?:i am |i have been |i have |been |i am now |now )?(?:
+const SOBER_FOR = new RegExp(pattern`(?:^|(?<=^(?:i|we) [^,]{0,80}),\s*)
+  (?:i am |i have been |i have |been |i am now |now )?(?:
   (${AMOUNT}) (days?|weeks?|months?|years?) (?:sober|clean(?=$| (?:and sober|today|now|as of)\b)|drug[- ]free|
   alcohol[- ]free)|(?:sober|clean and sober|drug[- ]free|alcohol[- ]free|clean(?= for)) (?:for )?
   (almost |nearly |over |about )?(${AMOUNT})\s(days?|weeks?|months?|years?))\b`)
@@ -859,6 +875,23 @@ function ruleDoneForMe(text: string, ctx: RuleContext): boolean {
  * i named them salt and pepper").
  */
 export function ruleMemories(clause: ClauseInfo, ctx: RuleContext, before?: string): void {
+  // "i started my new job yesterday i really like it so far": each statement run on without a stop, on its own
+  // (only after a statement of the person's own: "for a couple of years i have been retired" is one)
+  const runOn = /^(?:i|we) /.test(clause.text) ? clause.text.search(RUN_ON_I) : -1
+  if (runOn <= 0) {
+    memoriesOfClause(clause, ctx, before)
+    return
+  }
+  const first = clause.text.slice(0, runOn)
+  memoriesOfClause(describe({ ...clause, text: first }), ctx, before)
+  ruleMemories(
+    describe({ ...clause, text: clause.text.slice(runOn).replace(/^\s+(?:(?:now|then)\s+)?/, '') }),
+    ctx,
+    first,
+  )
+}
+
+function memoriesOfClause(clause: ClauseInfo, ctx: RuleContext, before?: string): void {
   if (clause.hedged) return
   const text = clause.text
   // "i am going to be a grandparent" is an event under way, said as a plan
@@ -881,7 +914,14 @@ export function ruleMemories(clause: ClauseInfo, ctx: RuleContext, before?: stri
     const date = dateOf(text, ref) ?? pastDateOf(text, ref)
     const event = ctx.cases.restore(
       ownWordsInThirdPerson(
-        text.slice(fam.index).replace(/^my /, 'their ').replace(RELATIVE_TIME, '').replace(/\s+/g, ' ').trim(),
+        text
+          .slice(fam.index)
+          .replace(/^my /, 'their ')
+          .replace(RUN_ON, '')
+          .replace(RUN_ON_I, '')
+          .replace(RELATIVE_TIME, '')
+          .replace(/\s+/g, ' ')
+          .trim(),
       ),
     )
     ctx.acc.addMemory(
@@ -952,6 +992,7 @@ export function ruleMemories(clause: ClauseInfo, ctx: RuleContext, before?: stri
     .replace(CONSEQUENCE, '')
     .replace(AND_ANOTHER, '')
     .replace(RUN_ON, '')
+    .replace(RUN_ON_I, '')
     .replace(THANKS_AFTER, '')
     .replace(NOW_AFTER, '')
     .replace(FEELING_AFTER, '')

@@ -105,6 +105,10 @@ const CONDITION_FRAGMENT = re(pattern`^(?:mild |severe |chronic |bad |really bad
 /** "my arthritis keeps me off the court", "my asthma is acting up": a condition the person calls theirs. */
 const MY_CONDITION = re(pattern`(?:^|\s)my (?:mild |severe |chronic |bad )?(${CONDITIONS})(?=$|,| (?:is|was|has|had|
   keeps|kept|makes|made|gets|got|acts|acting|flares|flared|sometimes|always|really|never|still|can|will|does|did)\b)`)
+/** "my cholesterol is high", "my iron levels are low": a measure (1) of the person's body and how it is (2). */
+const MY_LEVEL = re(pattern`(?:^|\s)my (cholesterol|blood pressure|blood sugar|a1c|iron|vitamin d|thyroid)
+  (?: levels?)? (?:is|are|was|were|has been|have been|came back|runs|keeps being) (?:(?:too|very|really|a bit|
+  kind of|pretty|super|way too|a little|still|always|quite) )*(high|low)\b`)
 /** "I am diabetic": an adjective for a condition, and the condition it names. */
 const CONDITION_ADJECTIVES: Record<string, string> = dict({
   diabetic: 'diabetes',
@@ -185,7 +189,7 @@ const PRONOUN_ALONE = re(`^(?:(?:${IDENTITIES})\\s*,?\\s*)?\\(?(${PRONOUN_SET})\
 /** "my doctor says i have ...": a condition found by whoever treats the person is the person's own (not "might"). */
 const CLINICIAN_SAYS = new RegExp(pattern`^(?:my|the|a) (?:doctor|doc|therapist|psychiatrist|psychologist|gp|
   neurologist|cardiologist|dermatologist|specialist|physio|physiotherapist|dentist|counselor|counsellor)
-  \s(?:says|said|thinks|told me|confirmed)(?: that)? (?=i (?:have|am)\b)`)
+  \s(?:says|said|thinks|told me|confirmed)(?: that)? (?=i (?:have|am)\b|my [a-z]+)`)
 
 const isOwnClause = (text: string): boolean => !OTHER_SUBJECT.test(text) || OWN_SUBJECT.test(text)
 
@@ -240,6 +244,12 @@ function allergyRules(clause: ClauseInfo, ctx: RuleContext): void {
 function conditionRules(clause: ClauseInfo, ctx: RuleContext): void {
   // "was diagnosed with X last year" is a dated event: the memory rules keep it with its date
   if (/\bdiagnosed (?:with|as)\b/.test(clause.text)) return
+  const level = MY_LEVEL.exec(clause.text)
+  if (level && !clause.negated) {
+    const event = `has ${level[2]} ${level[1] === 'a1c' ? 'A1C' : level[1] === 'vitamin d' ? 'vitamin D' : level[1]}`
+    ctx.acc.addMemory({ event, importance: 'high', confidence: 0.8 }, 'health.condition', level)
+    return
+  }
   const stated =
     CONDITION_RULE.exec(clause.text) ?? CONDITION_FRAGMENT.exec(clause.text) ?? MY_CONDITION.exec(clause.text)
   const adjective = stated ? null : CONDITION_ADJECTIVE_RULE.exec(clause.text)
@@ -303,7 +313,7 @@ export function ruleNeeds(clause: ClauseInfo, ctx: RuleContext): void {
   pronounRules(clause, ctx)
   // "my asthma is acting up" opens with "my", and the condition named is the person's whatever is said of it
   if (!isOwnClause(clause.text)) {
-    if (MY_CONDITION.test(clause.text)) conditionRules(clause, ctx)
+    if (MY_CONDITION.test(clause.text) || MY_LEVEL.test(clause.text)) conditionRules(clause, ctx)
     return
   }
   dietDropped(clause, ctx)

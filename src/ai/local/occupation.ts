@@ -459,13 +459,17 @@ const WORKPLACE_END = new RegExp(pattern`\s(?:and|but|so|because|since|as|where|
   every|all|from|to|while|though|although|at|in|helping|working|taking|making|doing|serving|teaching|caring|looking|
   trying|saving)\b.*$|,.*$|\s(?:they|he|she|we|i|you|it) [a-z]+\b.*$|
   \s(?:last|this past|this|next) (?:week|weekend|month|year|summer|spring|fall|winter|night|[a-z]+day)\b.*$|
-  \s(?:yesterday|today|tonight|tomorrow|recently|lately)\b.*$|
+  \s(?:yesterday|today|tonight|tomorrow|recently|lately|most days|some days|these days)\b.*$|
   \s(?:(?:about|almost|over) )?(?:a|an|one|two|three|four|five|six|\d+|a few|several) (?:days?|weeks?|months?|years?)
   \sago\b.*$`)
+/** "(i work for) myself walking dogs": what the self-employed person does (1), if said. */
+const SELF_EMPLOYED = new RegExp(pattern`^myself(?: ([a-z]+ing(?: (?!(?:and|or|but|for|to|in|at|so|because)\b)[a-z]+)
+  {0,2}))?(?=$|[ ,.!?])(?! (?:would|could|might|will|someday|one day|is|was)\b)`)
 /** "i work at night", "i work at home": a time or a place that is not a workplace. */
 const NOT_A_WORKPLACE =
   new RegExp(pattern`^(?:my|your|home|the same\b|the (?:morning|evening|afternoon|night|moment)|night|nights|
-  the weekend|weekends|least|times?|a (?:bit|while)|noon|midnight|lunch(?:time)?|dawn|dusk|[a-z]+ o'clock)\b`)
+  the weekend|weekends|least|times?|a (?:bit|while)|noon|midnight|lunch(?:time)?|dawn|dusk|[a-z]+ o'clock|
+  with|to|for|at|in|on|by|those|these|them|myself|yourself|ourselves|money|free|fun|a living|most)\b`)
 /** "i drive for uber on the weekends": the verb (1) and whom for (2), a name of one or two words. */
 const DRIVE_FOR = new RegExp(
   `\\bi ${ADV}(drive|deliver|do deliveries) for ([a-z][a-z&'-]*(?: [a-z][a-z&'-]*)?)` +
@@ -502,6 +506,8 @@ function workplace(phrase: string): string | undefined {
   const place = phrase
     // "my local supermarket" is a workplace like any other ("my desk" is none)
     .replace(/^my local /, 'the local ')
+    // "the a traveling circus": one determiner of two
+    .replace(/^(?:the|a|an) (?=(?:the|a|an) )/, '')
     .replace(WORKPLACE_END, '')
     .replace(/\s+(?:now|currently|today|nights?|also|too|though|anyway|as well|lol|haha)$/, '')
     .trim()
@@ -969,6 +975,13 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
     // "i work with my parents on the farm": a farm or a ship, not "i work on weekends"
     const on = WORKED_ON.exec(match[2]!)
     if (on) ctx.acc.setCore('occupation', `works on a ${on[1]}`, 0.55, 'occupation.work-at', match)
+    return
+  }
+  // "i work for myself walking dogs": self-employed, and at what; not "working for myself would give more flexibility"
+  const self = match?.[1] === 'for' ? SELF_EMPLOYED.exec(match[2]!) : null
+  if (self) {
+    const value = self[1] ? `self-employed, ${self[1]}` : 'self-employed'
+    ctx.acc.setCore('occupation', value, 0.55, 'occupation.work-at', match!)
     return
   }
   if (match) {

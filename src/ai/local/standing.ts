@@ -8,7 +8,7 @@
 import { tokens } from '../../domain/normalise.js'
 import type { ClauseInfo, RuleContext } from './rules-common.js'
 import { ADV } from './rules-common.js'
-import { cutOff, STAND_IN_WORDS } from './memories.js'
+import { cutOff, RUN_ON_I, STAND_IN_WORDS } from './memories.js'
 import { nlpHas } from './nlp.js'
 import { peopleOfLanguage } from './languages.js'
 import { PET_WORDS } from './lexicon-interests.js'
@@ -349,17 +349,6 @@ export function factPhrase(rest: string): string | undefined {
   if (content < (POINTS_BACK.test(phrase) ? 2 : 1)) return undefined
   return phrase
 }
-
-/**
- * A second statement run on without a stop, from its "i" on: "(i compete) individually i started doing it", "(i do
- * not wear) helmets i wear watermelons on my head". Not after a word that binds the clause to what came before ("a
- * dog that i love"), and not a short clause about a thing ("the house i just bought", "people i know on facebook").
- */
-const RUN_ON_I =
-  new RegExp(pattern`(?<=[a-z0-9'])(?<!\b(?:that|which|who|whom|when|where|because|so|and|but|or|if|as|than|since|
-  until|while|what|how|why|once|before|after|anytime|everytime|whenever|the|a|an|think|know|hope|guess|wish|confess|
-  admit|say|said|feel|felt|believe|mean|suppose|swear))\s+i\s+(?=(?:am|was|would|will|have|had|never|bet|guess|think|
-  started|decided)\b|(?:[a-z']+\s+){3}[a-z']).*$`)
 
 /** A verb that says nothing without what follows it: "my wife is", "my cousin loves (that game)". */
 const VERB_ALONE = new RegExp(pattern`^(?:is|are|was|were|has|have|does|did|got|gets|go|goes|loves?|likes?|hates?|

@@ -178,6 +178,10 @@ const CLAUSE_BREAK = new RegExp(
     // "since i retired i travel a lot": the time the statement holds from, a clause of its own
     '(?=\\s+(?:i|we)\\s)(?<=^(?:and |but |so )?(?:ever since|since|after|before|once) (?:i|we|my [a-z]+) ' +
     "(?:[a-z'-]+ ){0,5}[a-z'-]+)\\s+|" +
+    // "when i got fired i got a new job": a time in the past, not a habit ("when i see needles i faint")
+    '(?=\\s+(?:i|we)\\s)(?<=^(?:and |but |so )?when (?:i|we|my [a-z]+) (?:(?:just|recently|first|finally) )?' +
+    '(?:[a-z]+ed|was|were|got|had|did|went|lost|left|died|met|came|saw|became|began|took|made|found|heard)' +
+    "(?: [a-z'-]+){0,5})\\s+|" +
     // "as a diabetic what snacks should i keep?": the role, and the question after it
     "(?<=^as an? [a-z'-]+(?: (?!(?:what|which|how|should|do|does|can|could|any)\\b)[a-z'-]+){0,2})" +
     '\\s+(?=(?:what|which|how|should|do|does|can|could|any)\\s)|' +
