@@ -3882,6 +3882,41 @@ describe('what a message to an assistant says of the person', () => {
     expect(job('My family has a farm, I work in the fields most days')).toBe('works in the fields')
   })
 
+  it('reads a job said by what is done for a living, with its object', () => {
+    expect(job('i produce music for a living')).toBe('music producer')
+    expect(job('i build websites for a living')).toBe('web developer')
+    expect(job('i cut hair for a living')).toBe('hairdresser')
+    expect(job('i fix cars for a living')).toBe('car repairer')
+  })
+
+  it('reads the household said with "the", what a mentor did for the person, and a time before a plan', () => {
+    expect(events('Me and the family took a road trip to the Grand Canyon.')).toEqual([
+      'took a road trip to the Grand Canyon with their family',
+    ])
+    expect(events('The kids and I made a sandcastle at the beach on Sunday!')).toEqual([
+      'made a sandcastle at the beach with the kids',
+    ])
+    expect(events('My mentor gave me a necklace, it reminds me of home.')).toEqual([
+      'their mentor gave them a necklace',
+    ])
+    expect(events("This weekend I'm running a 5k for charity.")).toEqual(['is running a 5k for charity this weekend'])
+    expect(events('next month we are moving to denver')).toEqual(['is moving to denver'])
+  })
+
+  it('reads a place after a dev job, a thought after "and honestly", a game taken up and a turn after "anyway"', () => {
+    expect(place('im a junior dev at a startup in toronto')).toBe('Toronto')
+    expect(events('been a nurse for 12 yrs now and honestly thinking of switching to tech')).toEqual([
+      'is thinking of switching to tech',
+    ])
+    expect(job('been a nurse for 12 yrs now and honestly thinking of switching to tech')).toBe('nurse')
+    expect(interests('my students are obsessed with minecraft so i started playing it too')).toEqual([
+      'hobbies:minecraft',
+    ])
+    expect(events('lol my cat just threw up on my keyboard anyway im trying to learn rust for work')).toEqual([
+      'is trying to learn rust for work',
+    ])
+  })
+
   it('reads the request forms in linear time', () => {
     const long = 'a '.repeat(20_000)
     expectLinear(
@@ -3918,6 +3953,11 @@ describe('what a message to an assistant says of the person', () => {
       `i underestimated how ${long}i would`,
       `i work for myself walking ${long}`,
       `working ${'a '.repeat(20_000)}would`,
+      `me and the family ${long}`,
+      `this weekend ${long}`,
+      `my mentor gave me ${long}`,
+      `${'x anyway i '.repeat(5_000)}`,
+      `i am a dev at ${long}in ${long}`,
     )
   })
 })

@@ -350,12 +350,16 @@ export function fragmentClause(text: string): string | undefined {
   return undefined
 }
 
+/** The person's household said with "the": "the kids", "the family", "the wife". */
+const THE_HOUSEHOLD = 'the (?:kids|family|fam|wife|husband|hubby|boys|girls|children|dog|dogs)'
 /** "my husband and i love", "sam and i moved", "both my friend and i love": who else (1) and the verb (2). */
 const PARTNER_AND_I = new RegExp(
-  `^(?:both )?((?:my|our) [a-z]+(?: [a-z]+)?|[a-z]+) and i (?:both |all )?(${SHARED_VERBS})\\b`,
+  `^(?:both )?((?:my|our) [a-z]+(?: [a-z]+)?|${THE_HOUSEHOLD}|[a-z]+) and i (?:both |all )?(${SHARED_VERBS})\\b`,
 )
-/** "me and my friend love hiking", "me and sam moved": who else (1) and the verb (2). */
-const ME_AND_PARTNER = new RegExp(`^me and ((?:my|our) [a-z]+(?: [a-z]+)?|[a-z]+) (?:both |all )?(${SHARED_VERBS})\\b`)
+/** "me and my friend love hiking", "me and sam moved", "me and the family took": who else (1) and the verb (2). */
+const ME_AND_PARTNER = new RegExp(
+  `^me and ((?:my|our) [a-z]+(?: [a-z]+)?|${THE_HOUSEHOLD}|[a-z]+) (?:both |all )?(${SHARED_VERBS})\\b`,
+)
 
 /**
  * Who did it with the person when the subject names both ("my kids and i went to the museum"), in the third person
@@ -364,7 +368,7 @@ const ME_AND_PARTNER = new RegExp(`^me and ((?:my|our) [a-z]+(?: [a-z]+)?|[a-z]+
 export function partnerOf(text: string): string | undefined {
   const partner = (PARTNER_AND_I.exec(text) ?? ME_AND_PARTNER.exec(text))?.[1]
   if (!partner || /^(?:you|he|she|they|we|it)$/.test(partner)) return undefined
-  return partner.replace(/^(?:my|our) /, 'their ')
+  return partner.replace(/^(?:my|our) /, 'their ').replace(/^the (?=(?:family|fam|wife|husband|hubby)$)/, 'their ')
 }
 
 /** "my husband and i love to travel" -> "i love to travel": the person is part of the subject. */

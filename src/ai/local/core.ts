@@ -674,7 +674,7 @@ const NOT_JOB_PLACES = new Set(
  */
 const PLACED_HEADS = new Set(
   `student freelancer retiree intern resident worker employee volunteer founder owner homeowner renter tenant mom mum
-  dad parent`.split(/\s+/),
+  dad parent dev`.split(/\s+/),
 )
 
 /** "ohio working as a doctor": a participle that goes on about something else. */

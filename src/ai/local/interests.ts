@@ -274,8 +274,10 @@ export function contrastedLike(before: string, text: string): string | undefined
 }
 
 /** "(my boyfriend is obsessed with formula 1 and) i kind of got into it too": a liking taken up of "it". */
-const GOT_INTO_IT = new RegExp(pattern`^i (?:kind of |sort of |also |really |eventually |finally )?(?:got|am|have been)
-  \s(?:into|hooked on) (?:it|them)(?: too| as well| now)?$`)
+const GOT_INTO_IT =
+  new RegExp(pattern`^i (?:kind of |sort of |also |really |eventually |finally )?(?:(?:got|am|have been)
+  \s(?:into|hooked on)|(?:started|began) (?:playing|watching|reading|doing|listening to)) (?:it|them)(?: too| as well|
+  \snow)?$`)
 /** A clause that says someone likes something: "my boyfriend is obsessed with formula 1", "my kids love lego". */
 const SOMEONE_LIKES = new RegExp(pattern`^(?:i|we|my [a-z]+|our [a-z]+|[a-z]+) (?:is|are|was|were|has been|have been)
   \s(?:really |so |totally )?(?:obsessed with|into|crazy about|hooked on|(?:a )?(?:big |huge )?fans? of)\b|

@@ -838,7 +838,8 @@ function rulePlanned(text: string, ctx: RuleContext): boolean {
 const DONE_FOR_ME = new RegExp(pattern`^(?:and |so )?my (?:(?:best|close|old|whole|older|younger|little|big) )?
   (friends?|family|parents|mom|mum|dad|mother|father|husband|wife|partner|boyfriend|girlfriend|fiance|fiancee|
   brothers?|sisters?|sons?|daughters?|kids|children|grandma|grandpa|grandparents|aunt|uncle|cousin|boss|manager|
-  coworkers?|colleagues?|team|neighbou?rs?|roommates?|ex) (?:just |finally |even |all )?(threw|took|gave|bought|made|
+  coworkers?|colleagues?|team|neighbou?rs?|roommates?|ex|mentor|teacher|coach|therapist|grandmother|grandfather|nana|
+  granny|in-laws|bestie|bff) (?:just |finally |even |all )?(threw|took|gave|bought|made|
   got|sent|showed|brought|taught|surprised|invited|drove|cooked|baked|treated|kicked|helped|fired|hired|dumped|left|
   visited|raised|adopted|picked) (?:me|us)\b(.*)$`)
 

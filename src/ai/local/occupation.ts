@@ -637,7 +637,29 @@ const JOB_DONE = new RegExp(pattern`^(?!(?:boring|amazing|interesting|exhausting
   (?: (?!(?:them|it|him|her|us|me|you|this|that|those|these)$)([a-z]+(?: [a-z]+)?))?$`)
 
 /** The job of one who does `verb` (to `object`): "sell" "cars" gives "car seller", "teach" "kids" gives "teacher". */
+/** Jobs said by a verb and its object, where the verb alone names another job or none ("build websites"). */
+const VERB_OBJECT_JOB: Record<string, string> = dict({
+  'produce music': 'music producer',
+  'make music': 'musician',
+  'build websites': 'web developer',
+  'design websites': 'web designer',
+  'make websites': 'web developer',
+  'write code': 'programmer',
+  'write software': 'software developer',
+  'cut hair': 'hairdresser',
+  'do hair': 'hairdresser',
+  'do nails': 'nail technician',
+  'fix computers': 'computer technician',
+  'do taxes': 'tax preparer',
+  'sell houses': 'real estate agent',
+  'sell real estate': 'real estate agent',
+  'take photos': 'photographer',
+  'take pictures': 'photographer',
+})
+
 function jobOfVerb(verb: string, object: string | undefined): string | undefined {
+  const said = VERB_OBJECT_JOB[`${verb.replace(/s$/, '')} ${object ?? ''}`]
+  if (said) return said
   const job = VERB_TO_JOB[verb] ?? VERB_TO_JOB[verb.replace(/s$/, '')]
   if (!job) return undefined
   const obj = object?.replace(/^(?:a|an|the|other people's|people's)\s+/, '')

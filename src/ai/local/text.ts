@@ -139,7 +139,8 @@ export const SHARED_VERBS = pattern`are|were|have|live|love|like|enjoy|moved|wen
   baked|cooked|joined|painted|drove|flew|hiked|stayed|attended|ate|finished|volunteered|decided`
 /** "my kids and i went": the relative who shares the subject, a clause of its own with the person (clauses.ts). */
 const PARTNER_FIRST =
-  '(?<!^(?:both )?(?:my|our) [a-z]+(?: [a-z]+)?' + `(?=\\s+and\\s+i (?:both |all )?(?:${SHARED_VERBS})\\b))`
+  '(?<!^(?:both )?(?:(?:my|our) [a-z]+(?: [a-z]+)?|the (?:kids|family|fam|wife|husband|hubby|boys|girls|children|' +
+  `dogs?))(?=\\s+and\\s+i (?:both |all )?(?:${SHARED_VERBS})\\b))`
 const QUESTION_START = new RegExp(pattern`
   ^(?:what|who|whom|whose|where|when|why|how|which|do|does|did|are|is|was|were|have|has|had|can|could|would|will|should|
   shall|may|am|you)\b`)
@@ -193,8 +194,11 @@ const CLAUSE_BREAK = new RegExp(
     '(?:but |and )?(?:now|currently) (?:in|an?)\\b)|' +
     // "i am retired, used to be a pilot", "just moved here, do not speak german yet"
     ',\\s*(?=(?:used to|do not|did not|can not|have never|never|thinking about|thinking of) [a-z])|' +
+    // "my cat threw up on my keyboard anyway im trying to learn rust": "anyway" turns to a statement of its own
+    '\\s+anyway,?\\s+(?=(?:i|we|my)\\s)|' +
     // "turning 42 next week and thinking about a career change": a second thought, hedged on its own
-    ',?\\s+and\\s+(?=(?:thinking|wondering|hoping|planning) (?:about|of|if|whether|to) [a-z]|' +
+    ',?\\s+and\\s+(?=(?:(?:honestly|seriously|really|also|now|kind of|kinda) )?(?:thinking|wondering|hoping|planning) ' +
+    '(?:about|of|if|whether|to) [a-z]|' +
     // "i want to become an art teacher and maybe sell some paintings": a second thought, hedged on its own
     '(?:maybe|perhaps|possibly|probably) [a-z])|' +
     ',\\s*(?=(?:a )?(?:proud )?(?:mom|mum|dad|mother|father|parent) of\\b|more of an?\\b)|' +
@@ -387,6 +391,11 @@ const LABEL = new RegExp(pattern`^(?:some |a bit of |quick |brief |a little )?(?
 const GREETING_FROM =
   /^(?:hi|hello|hey|greetings|howdy)(?: there| all| everyone)?[ ,!]*from (?:sunny |rainy |snowy |lovely )?(?=[a-z])/
 
+/** "this weekend i am running a 5k": a time said before a plan's "i am", which the plan rules read after it. */
+const TIME_BEFORE_PLAN = new RegExp(pattern`^((?:this|next|on|every) (?:weekend|week|month|year|summer|winter|spring|
+  fall|autumn|morning|afternoon|evening|night|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|today|tonight|
+  tomorrow(?: morning| night)?),?\s+(?=(?:i am|we are|i will|we will)\b)`)
+
 function cleanClause(part: string): string {
   let cleaned = part.trim().replace(/^[,.;:!?"'()\s-]+|[,.;:!?"'()\s-]+$/g, '')
   // "yes .i was raised catholic": chat's stray stop after an interjection
@@ -397,6 +406,8 @@ function cleanClause(part: string): string {
     .replace(/^[,.;:!?\s]+/, '')
     .replace(LABEL, '')
     .replace(OPENER, '')
+  const time = TIME_BEFORE_PLAN.exec(cleaned)
+  if (time) cleaned = `${cleaned.slice(time[0].length)} ${time[1]}`
   return cleaned.trim()
 }
 
