@@ -22,7 +22,7 @@ describe('requests to an assistant', () => {
     await svc?.close()
   })
 
-  it('keeps what messages and a conversation with an assistant say of the person, and the context shows it', async () => {
+  it('keeps what messages and a conversation with an assistant say of the person, in the context too', async () => {
     const at = '2024-06-15T12:00:00Z'
     await post(api, 'kai', { data: 'can you help me plan a 5 day trip to Japan?', occurred_at: at })
     await post(api, 'kai', { data: 'any good hiking trails near Denver? I just moved here', occurred_at: at })

@@ -3811,7 +3811,8 @@ describe('what a message to an assistant says of the person', () => {
 
   it('reads a bio after a label: an age and a sex, a role, a liking and an aim said without "i"', () => {
     const bio = x(
-      'ok so quick background: 34F, product manager at a fintech in Austin, two kids (6 and 9), trying to get back into running',
+      'ok so quick background: 34F, product manager at a fintech in Austin, two kids (6 and 9), ' +
+        'trying to get back into running',
     )
     expect(bio.core_info?.age?.value).toBe(34)
     expect(bio.core_info?.gender?.value).toBe('female')

@@ -4,7 +4,7 @@ import { OCCUPATIONS } from './lexicon-core.js'
 import { nlpHas } from './nlp.js'
 import { CATEGORY_OF, HOBBY_AGENTS } from './lexicon-interests.js'
 import { pattern } from './regex.js'
-import { HOUSEHOLD_COUNT, SHARED_VERBS, singular } from './text.js'
+import { HOUSEHOLD_COUNT, SHARED_VERBS, singular, THE_HOUSEHOLD } from './text.js'
 
 /** A clause's own verb phrases: what comes before the first coordinated verb, and each clause made from the rest. */
 export interface Coordinated {
@@ -350,8 +350,6 @@ export function fragmentClause(text: string): string | undefined {
   return undefined
 }
 
-/** The person's household said with "the": "the kids", "the family", "the wife". */
-const THE_HOUSEHOLD = 'the (?:kids|family|fam|wife|husband|hubby|boys|girls|children|dog|dogs)'
 /** "my husband and i love", "sam and i moved", "both my friend and i love": who else (1) and the verb (2). */
 const PARTNER_AND_I = new RegExp(
   `^(?:both )?((?:my|our) [a-z]+(?: [a-z]+)?|${THE_HOUSEHOLD}|[a-z]+) and i (?:both |all )?(${SHARED_VERBS})\\b`,

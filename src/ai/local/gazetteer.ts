@@ -46,6 +46,23 @@ export function placeKind(name: string, capitalised: (word: string) => boolean):
   return kind
 }
 
+/** Where a place may follow one of `prepositions` (1), for placeAfter: built once by each caller. */
+export function afterPrepositions(prepositions: readonly string[]): RegExp {
+  return new RegExp(`\\b(?:${prepositions.join('|')}) (?=([a-z][a-z.'-]*(?: [a-z][a-z.'-]*){0,3}))`, 'g')
+}
+
+/**
+ * The first place the gazetteer knows right after a preposition of `after` (afterPrepositions) in `text` (lower
+ * case): "in october in tuscany", "hiking trails near denver". Undefined when none is named.
+ */
+export function placeAfter(text: string, after: RegExp, capitalised: (word: string) => boolean): string | undefined {
+  for (const named of text.matchAll(after)) {
+    const place = placeAtStart(named[1]!, capitalised)
+    if (place) return place
+  }
+  return undefined
+}
+
 /** The longest place name that `phrase` (lower case) starts with, in words: "toronto for two years" -> "toronto". */
 export function placeAtStart(phrase: string, capitalised: (word: string) => boolean): string | undefined {
   const words = phrase.split(' ')

@@ -255,7 +255,7 @@ export function likedOfBefore(before: string, text: string): string | undefined 
   return liked[1] ? `i ${PRESENT_LIKE[liked[1]] ?? liked[1]} ${span}` : `i enjoy ${span}`
 }
 
-/** "my friend hates sushi", "sarah said she does not like jazz": someone else's dislike, which "but i love it" turns. */
+/** "my friend hates sushi", "sarah said she does not like jazz": someone else's dislike that "but i love it" turns. */
 const SOMEONE_DISLIKES = new RegExp(pattern`^(?:[a-z]+ (?:said|says|thinks) )?(?:my [a-z]+|our [a-z]+|(?!i\b)[a-z]+)
   \s(?:really )?(?:hates?|dislikes?|(?:does|do) not (?:like|love|enjoy)|can not stand|is not (?:a fan of|into))\b`)
 

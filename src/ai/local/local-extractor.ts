@@ -26,7 +26,7 @@ import {
   type PetMention,
 } from './interests.js'
 import { eventAskedAbout, ruleMemories } from './memories.js'
-import { placeAtStart } from './gazetteer.js'
+import { afterPrepositions, placeAfter } from './gazetteer.js'
 import { ruleNegation, ruleUsedTo } from './negation.js'
 import { isVerbAfterI, isVerbAfterTo } from './nlp.js'
 import { ruleOccupation } from './occupation.js'
@@ -259,8 +259,8 @@ const HELP_ME = new RegExp(pattern`^(?:(?:hey|hi|ok|so|please|pls|plz),? )*(?:(?
   (?: please| pls)?$`)
 /** "i just moved here", "we live here now": a move or a home (1) whose "here" the clause before may name. */
 const HERE = /^((?:i |we )?(?:just |recently |only )?(?:moved|relocated|live|am living|are living)) here\b/
-/** A place a clause may name after a preposition: "hiking trails near denver" (1). */
-const AFTER_PREPOSITION = /\b(?:in|near|around|to|at) (?=([a-z][a-z.'-]*(?: [a-z][a-z.'-]*){0,3}))/g
+/** Where a clause may name a place: "hiking trails near denver". */
+const NEAR_PLACE = afterPrepositions(['in', 'near', 'around', 'to', 'at'])
 
 /**
  * "best hikes near denver? i just moved here": "i just moved to denver", when the clause before (`before`) names a
@@ -269,12 +269,10 @@ const AFTER_PREPOSITION = /\b(?:in|near|around|to|at) (?=([a-z][a-z.'-]*(?: [a-z
 function hereNamed(text: string, before: string, cases: CaseMap): string | undefined {
   const here = HERE.exec(text)
   if (!here) return undefined
-  for (const named of before.matchAll(AFTER_PREPOSITION)) {
-    const place = placeAtStart(named[1]!, (word) => cases.isCapitalised(word))
-    const preposition = /moved|relocated/.test(here[1]!) ? 'to' : 'in'
-    if (place) return `${here[1]} ${preposition} ${place}${text.slice(here[0].length)}`
-  }
-  return undefined
+  const place = placeAfter(before, NEAR_PLACE, (word) => cases.isCapitalised(word))
+  if (!place) return undefined
+  const preposition = /moved|relocated/.test(here[1]!) ? 'to' : 'in'
+  return `${here[1]} ${preposition} ${place}${text.slice(here[0].length)}`
 }
 
 /** A clause that asks the reader something, with a question mark or without: "any tips", "how should i". */

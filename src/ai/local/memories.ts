@@ -11,7 +11,7 @@ import * as chrono from 'chrono-node'
 import type { Importance } from '../../domain/profile.js'
 import { tokens } from '../../domain/normalise.js'
 import { ADV, type ClauseInfo, describe, type RuleContext } from './rules-common.js'
-import { placeAtStart } from './gazetteer.js'
+import { afterPrepositions, placeAfter, placeAtStart } from './gazetteer.js'
 import { termsOf } from './nlp.js'
 import { PEOPLE_NOUNS } from './others.js'
 import { pattern, rx, rxg } from './regex.js'
@@ -343,8 +343,9 @@ const RUN_ON = new RegExp(pattern`(?<!\b(?:where|when|whenever|because|if|that|s
   \b.*$`)
 /**
  * A second statement run on without a stop, from its "i" on (and a "now" or "then" before it): "(i compete)
- * individually i started doing it", "(i do not wear) helmets i wear watermelons on my head". Not after a word that binds the clause to what came before ("a
- * dog that i love"), and not a short clause about a thing ("the house i just bought", "people i know on facebook").
+ * individually i started doing it", "(i do not wear) helmets i wear watermelons on my head". Not after a word that
+ * binds the clause to what came before ("a dog that i love", "how much time i need"), and not a short clause about a
+ * thing ("the house i just bought", "people i know on facebook").
  */
 export const RUN_ON_I =
   new RegExp(pattern`(?<=[a-z0-9'])(?<!\b(?:that|which|who|whom|when|where|because|so|and|but|or|if|as|than|since|
@@ -352,8 +353,8 @@ export const RUN_ON_I =
   guess|wish|wished|confess|admit|say|said|feel|felt|believe|mean|suppose|swear|out|decided|figured|realized|realised|
   learned|noticed|thought|told|promised|forgot|remembered|heard|discovered|found|saw|understood|glad|sure|sorry|
   afraid|everything|anything|something|nothing|all|one|ones|stuff|thing|things|way|more|less|better|much|many))
-  (?<!\b(?:how|what|which|whatever) (?:[a-z']+ ){0,2}[a-z']+)(?:\s+(?:now|then))?\s+i\s+(?=(?:am|was|would|will|have|had|never|bet|
-  guess|think|started|decided)\b|(?:[a-z']+\s+){3}[a-z']).*$`)
+  (?<!\b(?:how|what|which|whatever) (?:[a-z']+ ){0,2}[a-z']+)(?:\s+(?:now|then))?\s+i\s+
+  (?=(?:am|was|would|will|have|had|never|bet|guess|think|started|decided)\b|(?:[a-z']+\s+){3}[a-z']).*$`)
 
 /** A word to the other speaker after a comma: "got hired as a life coach, thanks for asking". */
 const THANKS_AFTER = /,\s*(?:thanks|thank you|thx|ty)\b.*$/
@@ -582,23 +583,14 @@ const GERUND_OF_STEP: Record<string, string> = {
   'close on': 'closing on',
 }
 
+/** Where an event under way happens: "in october in tuscany". */
+const IN_OR_AT = afterPrepositions(['in', 'at'])
+
 /** The clause as an event under way: "i start a new job on monday" is read as "i am starting a new job on monday". */
 function asUnderWay(text: string): string {
   const step = PRESENT_STEP.exec(text)
   if (!step || !STILL_TO_COME.test(step[3]!)) return text
   return `${step[1] === 'we' ? 'we are' : 'i am'} ${GERUND_OF_STEP[step[2]!]} ${step[3]}`.trim()
-}
-
-/** Where a place may follow "in" or "at" (1): "in october in tuscany". */
-const IN_PLACE = /\b(?:in|at) (?=([a-z][a-z.'-]*(?: [a-z][a-z.'-]*){0,3}))/g
-
-/** The first place the gazetteer knows after "in" or "at" in `rest`, if any. */
-function placeAfter(rest: string, ctx: RuleContext): string | undefined {
-  for (const named of rest.matchAll(IN_PLACE)) {
-    const place = placeAtStart(named[1]!, (word) => ctx.cases.isCapitalised(word))
-    if (place) return place
-  }
-  return undefined
 }
 
 function ruleUnderWay(text: string, ctx: RuleContext): boolean {
@@ -609,7 +601,8 @@ function ruleUnderWay(text: string, ctx: RuleContext): boolean {
   // "we are going to be parents": one person of the two, in the words of the one
   const step = match[1]!.replace(/\b(?:a )?(parent|grandparent)s$/, 'a $1')
   // "we are getting married in october in tuscany": where, when the gazetteer knows it
-  const place = / to /.test(step) ? undefined : placeAfter(text.slice(match.index + match[0].length), ctx)
+  const rest = text.slice(match.index + match[0].length)
+  const place = / to /.test(step) ? undefined : placeAfter(rest, IN_OR_AT, (word) => ctx.cases.isCapitalised(word))
   const event = ctx.cases.restore(ownWordsInThirdPerson(`is ${step}${place ? ` in ${place}` : ''}`))
   // a pet on its way matters less than a child, a move or a divorce
   const importance = /^(?:getting|adopting) [a-z ]*(?:puppy|dog|kitten|cat|pet)$/.test(step) ? 'medium' : 'high'

@@ -6,7 +6,7 @@ import { termsOf } from './nlp.js'
 import { ADV, GREETING, TITLES, type ClauseInfo, type RuleContext } from './rules-common.js'
 import type { RuleId } from './rules.js'
 import type { Span } from './trace.js'
-import { gerund, lemmaOfGerund, NUMBER_RE, singular, titleCase } from './text.js'
+import { gerund, lemmaOfGerund, MONTHS, NUMBER_RE, singular, titleCase } from './text.js'
 import { knownAs, lookupExact } from './classify.js'
 import { isLanguage } from './languages.js'
 import { otherSubject } from './others.js'
@@ -494,14 +494,12 @@ const GIG_APPS = dict({
 const FROM_WORK = new RegExp(pattern`^(?:i (?:am |was )?)?${ADV}(?:got|get|getting|came|come|coming|went|headed|
   heading|back|home|off|tired|exhausted|just)\b(?: [a-z]+){0,2} (?:from|off) work (as|at) (.+)$`)
 
-/** The workplace a phrase after "work at" names, cut where the clause goes on; none for a time or a pronoun. */
 /** A month, a season or a year, which "my job in" may be followed by. */
-const TIME_OF_YEAR =
-  new RegExp(pattern`^(?:the )?(?:january|february|march|april|may|june|july|august|september|october|
-  november|december|spring|summer|fall|autumn|winter|(?:19|20)\d\d)$`)
+const TIME_OF_YEAR = new RegExp(`^(?:the )?(?:${MONTHS.join('|')}|spring|summer|fall|autumn|winter|(?:19|20)\\d\\d)$`)
 /** A job the person no longer has: "i lost my job at the bank", "after i quit my job at amazon". */
 const JOB_GONE = /\b(?:lost|quit|left|leaving|quitting|fired from|laid off from|let go from) my (?:[a-z-]+ )?job\b/
 
+/** The workplace a phrase after "work at" names, cut where the clause goes on; none for a time or a pronoun. */
 function workplace(phrase: string): string | undefined {
   const place = phrase
     // "my local supermarket" is a workplace like any other ("my desk" is none)
@@ -636,7 +634,6 @@ const JOB_DONE = new RegExp(pattern`^(?!(?:boring|amazing|interesting|exhausting
   frustrating|challenging|fulfilling|stressing|relaxing|exciting|thrilling|draining|depressing)\b)([a-z]+ing)
   (?: (?!(?:them|it|him|her|us|me|you|this|that|those|these)$)([a-z]+(?: [a-z]+)?))?$`)
 
-/** The job of one who does `verb` (to `object`): "sell" "cars" gives "car seller", "teach" "kids" gives "teacher". */
 /** Jobs said by a verb and its object, where the verb alone names another job or none ("build websites"). */
 const VERB_OBJECT_JOB: Record<string, string> = dict({
   'produce music': 'music producer',
@@ -657,6 +654,7 @@ const VERB_OBJECT_JOB: Record<string, string> = dict({
   'take pictures': 'photographer',
 })
 
+/** The job of one who does `verb` (to `object`): "sell" "cars" gives "car seller", "teach" "kids" gives "teacher". */
 function jobOfVerb(verb: string, object: string | undefined): string | undefined {
   const said = VERB_OBJECT_JOB[`${verb.replace(/s$/, '')} ${object ?? ''}`]
   if (said) return said

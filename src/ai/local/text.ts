@@ -137,10 +137,12 @@ const SUBJECT_START = '(?:i|my|we|our|he|she|they|you|it|his|her|their|me|mine)'
 export const SHARED_VERBS = pattern`are|were|have|live|love|like|enjoy|moved|went|got|own|adopted|bought|visit|visited|
   travel|traveled|travelled|play|played|go|met|took|saw|watched|made|built|spent|had|tried|started|ran|celebrated|
   baked|cooked|joined|painted|drove|flew|hiked|stayed|attended|ate|finished|volunteered|decided`
+/** The person's household said with "the": "the kids", "the family", "the wife". */
+export const THE_HOUSEHOLD = 'the (?:kids|family|fam|wife|husband|hubby|boys|girls|children|dogs?)'
 /** "my kids and i went": the relative who shares the subject, a clause of its own with the person (clauses.ts). */
 const PARTNER_FIRST =
-  '(?<!^(?:both )?(?:(?:my|our) [a-z]+(?: [a-z]+)?|the (?:kids|family|fam|wife|husband|hubby|boys|girls|children|' +
-  `dogs?))(?=\\s+and\\s+i (?:both |all )?(?:${SHARED_VERBS})\\b))`
+  `(?<!^(?:both )?(?:(?:my|our) [a-z]+(?: [a-z]+)?|${THE_HOUSEHOLD})` +
+  `(?=\\s+and\\s+i (?:both |all )?(?:${SHARED_VERBS})\\b))`
 const QUESTION_START = new RegExp(pattern`
   ^(?:what|who|whom|whose|where|when|why|how|which|do|does|did|are|is|was|were|have|has|had|can|could|would|will|should|
   shall|may|am|you)\b`)
@@ -197,8 +199,8 @@ const CLAUSE_BREAK = new RegExp(
     // "my cat threw up on my keyboard anyway im trying to learn rust": "anyway" turns to a statement of its own
     '\\s+anyway,?\\s+(?=(?:i|we|my)\\s)|' +
     // "turning 42 next week and thinking about a career change": a second thought, hedged on its own
-    ',?\\s+and\\s+(?=(?:(?:honestly|seriously|really|also|now|kind of|kinda) )?(?:thinking|wondering|hoping|planning) ' +
-    '(?:about|of|if|whether|to) [a-z]|' +
+    ',?\\s+and\\s+(?=(?:(?:honestly|seriously|really|also|now|kind of|kinda) )?' +
+    '(?:thinking|wondering|hoping|planning) (?:about|of|if|whether|to) [a-z]|' +
     // "i want to become an art teacher and maybe sell some paintings": a second thought, hedged on its own
     '(?:maybe|perhaps|possibly|probably) [a-z])|' +
     ',\\s*(?=(?:a )?(?:proud )?(?:mom|mum|dad|mother|father|parent) of\\b|more of an?\\b)|' +
@@ -391,9 +393,14 @@ const LABEL = new RegExp(pattern`^(?:some |a bit of |quick |brief |a little )?(?
 const GREETING_FROM =
   /^(?:hi|hello|hey|greetings|howdy)(?: there| all| everyone)?[ ,!]*from (?:sunny |rainy |snowy |lovely )?(?=[a-z])/
 
+/** The days of the week, in the order Date.getUTCDay numbers them. */
+export const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday']
+/** The months, January first. */
+export const MONTHS = 'january february march april may june july august september october november december'.split(' ')
+
 /** "this weekend i am running a 5k": a time said before a plan's "i am", which the plan rules read after it. */
 const TIME_BEFORE_PLAN = new RegExp(pattern`^((?:this|next|on|every) (?:weekend|week|month|year|summer|winter|spring|
-  fall|autumn|morning|afternoon|evening|night|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|today|tonight|
+  fall|autumn|morning|afternoon|evening|night|${WEEKDAYS.join('|')})|today|tonight|
   tomorrow(?: morning| night)?),?\s+(?=(?:i am|we are|i will|we will)\b)`)
 
 function cleanClause(part: string): string {
@@ -444,11 +451,6 @@ const TENS: Record<string, number> = dict({
   eighty: 80,
   ninety: 90,
 })
-
-/** The days of the week, in the order Date.getUTCDay numbers them. */
-export const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday']
-/** The months, January first. */
-export const MONTHS = 'january february march april may june july august september october november december'.split(' ')
 
 /** Regex source matching a number written in digits or English words (up to the hundreds). */
 export const NUMBER_RE =
