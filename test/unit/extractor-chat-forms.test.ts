@@ -3918,6 +3918,63 @@ describe('what a message to an assistant says of the person', () => {
     ])
   })
 
+  it('reads a step of a life planned without a time, and the household\'s plan said with "we"', () => {
+    expect(events("I'm going to get married")).toEqual(['is going to get married'])
+    expect(events('I plan to retire early')).toEqual(['plans to retire early'])
+    expect(events("I'm gonna finish my degree and then look at jobs in urban planning")).toEqual([
+      'is going to finish their degree',
+    ])
+    expect(events("I'm going to go back to school")).toEqual(['is going to go back to school'])
+    expect(events('we are planning to move abroad')).toEqual(['plans to move abroad'])
+    expect(events("we're hoping to buy our own franchise")).toEqual(['hopes to buy their own franchise'])
+    // a moment is no plan, a life step done to someone else is not the person's, and a plan stays no place lived in
+    expect(events("I'm going to make dinner")).toEqual([])
+    expect(events('Trying to marry me off.')).toEqual([])
+    expect(events('we just hope to tire them out')).toEqual([])
+    expect(place("we're going to be moving to Colorado")).toBeUndefined()
+    // a pregnancy said as a plan is read as the event under way
+    expect(events("I'm going to have a baby")).toEqual(['is expecting a baby'])
+  })
+
+  it('keeps where the person volunteers beside the pastime', () => {
+    const said = x("I've been volunteering at the animal shelter since March")
+    expect(interestsIn(said)).toEqual(['hobbies:volunteering'])
+    expect((said.memories ?? []).map((m) => m.event)).toEqual(['has been volunteering at the animal shelter'])
+    expect(events("I've been volunteering")).toEqual([])
+  })
+
+  it('reads the field a career ended up in, and no job from where else one ends up', () => {
+    expect(job('I ended up in accounting after college')).toBe('works in accounting')
+    expect(job('I ended up as a nurse')).toBe('nurse')
+    expect(job('I ended up working in IT')).toBe('works in IT')
+    expect(job('I ended up in the hospital last week')).toBeUndefined()
+    expect(job('we ended up in tears')).toBeUndefined()
+    expect(job('my brother ended up in sales')).toBeUndefined()
+  })
+
+  it('reads a condition given as the reason for what the person did or stopped, not someone else’s', () => {
+    expect(events('I went gluten free because of celiac')).toContain('has celiac')
+    expect(events('I quit running due to my bad knee')).toContain('has a bad knee')
+    expect(events('I stopped drinking coffee because of my anxiety, it was bad')).toContain('has anxiety')
+    expect(events('my sister went vegan because of her celiac')).not.toContain('has celiac')
+    expect(events("I went gluten free because of my sister's celiac")).not.toContain('has celiac')
+    expect(events('I learned a lot because of depression awareness week')).not.toContain('has depression')
+    // a reason that only points back is no part of the event
+    expect(events('I moved north because of them.')).toEqual(['moved north'])
+    expect(events('I do not go out much because of my water allergy')).toEqual([
+      'does not go out much because of their water allergy',
+    ])
+  })
+
+  it('names no relative from a list of people after a comma, and keeps no fact that only points at "here"', () => {
+    expect(events('my sister, Matt and Kim played at the fest last night')).toEqual(['has a sister'])
+    expect(events('my sister, Matt, played at the fest')).toEqual(['their sister is named Matt'])
+    expect(events('my brother Tom and Kim came over')).toEqual(['their brother is named Tom'])
+    expect(events("I'm new here")).toEqual([])
+    expect(events('my family lives here')).toEqual([])
+    expect(events('my family lives in Ohio')).toEqual(['their family lives in Ohio'])
+  })
+
   it('reads the request forms in linear time', () => {
     const long = 'a '.repeat(20_000)
     expectLinear(
@@ -3958,6 +4015,13 @@ describe('what a message to an assistant says of the person', () => {
       `this weekend ${long}`,
       `my mentor gave me ${long}`,
       `${'x anyway i '.repeat(5_000)}`,
+      `we are planning to ${long}`,
+      `i am going to retire ${long}`,
+      `i have been volunteering at ${long}`,
+      `i ${long}because of ${long}`,
+      `i ${long}due to my ${long}celiac`,
+      `i ended up in ${long}`,
+      `my sister, ${'matt and '.repeat(5_000)}kim`,
       `i am a dev at ${long}in ${long}`,
     )
   })

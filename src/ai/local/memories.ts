@@ -357,6 +357,8 @@ export const RUN_ON_I =
   (?=(?:am|was|would|will|have|had|never|bet|guess|think|started|decided)\b|(?:[a-z']+\s+){3}[a-z']).*$`)
 
 /** A word to the other speaker after a comma: "got hired as a life coach, thanks for asking". */
+/** A reason that only points back: "got a pay cut because of it" (a reason named stays: "because of a storm"). */
+const POINTED_REASON = /\s(?:because of|due to) (?:it|them|that|this|those|these|him|her)$/
 const THANKS_AFTER = /,\s*(?:thanks|thank you|thx|ty)\b.*$/
 /** What holds now, after an event: "was born and raised in texas, now stuck in minnesota". */
 const NOW_AFTER = /,\s*(?:but |and )?now\b.*$/
@@ -790,7 +792,7 @@ const PLANNED = new RegExp(pattern`^(?:i am|we are|i|we) ${ADV}(going to|plannin
   [a-z]+ing)\s(.+)$`)
 
 /** A step of a life said as the verb of a plan: "going to propose at christmas", "will retire next year". */
-const LIFE_STEP =
+export const LIFE_STEP =
   /^(?:propose|marry|retire|elope|relocate|emigrate|graduate|get (?:married|engaged)|move (?:to|back|abroad))\b/
 
 /** Verbs in -ing of a wish or a try, not a plan. */
@@ -990,6 +992,8 @@ function memoriesOfClause(clause: ClauseInfo, ctx: RuleContext, before?: string)
     .replace(THANKS_AFTER, '')
     .replace(NOW_AFTER, '')
     .replace(FEELING_AFTER, '')
+    .replace(/[,.;:!?]+$/, '')
+    .replace(POINTED_REASON, '')
     .replace(/^(?:i|we) /, '')
     .replace(/^have\b/, 'has')
     .replace(/^am\b/, 'is')

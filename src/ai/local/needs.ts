@@ -105,6 +105,9 @@ const CONDITION_FRAGMENT = re(pattern`^(?:mild |severe |chronic |bad |really bad
 /** "my arthritis keeps me off the court", "my asthma is acting up": a condition the person calls theirs. */
 const MY_CONDITION = re(pattern`(?:^|\s)my (?:mild |severe |chronic |bad )?(${CONDITIONS})(?=$|,| (?:is|was|has|had|
   keeps|kept|makes|made|gets|got|acts|acting|flares|flared|sometimes|always|really|never|still|can|will|does|did)\b)`)
+/** "i went gluten free because of celiac", "i quit running due to my bad knee": a condition given as a reason. */
+const BECAUSE_OF_CONDITION = re(pattern`^i [^,;]{0,80}?\b(?:because of|due to) (?:my |having |having a )?
+  (?:mild |severe |chronic |bad |really bad )?(${CONDITIONS})(?=$|[,;!?]| (?:and|but|so|too|lol)\b)`)
 /** "my cholesterol is high", "my iron levels are low": a measure (1) of the person's body and how it is (2). */
 const MY_LEVEL = re(pattern`(?:^|\s)my (cholesterol|blood pressure|blood sugar|a1c|iron|vitamin d|thyroid)
   (?: levels?)? (?:is|are|was|were|has been|have been|came back|runs|keeps being) (?:(?:too|very|really|a bit|
@@ -254,7 +257,17 @@ function conditionRules(clause: ClauseInfo, ctx: RuleContext): void {
     CONDITION_RULE.exec(clause.text) ?? CONDITION_FRAGMENT.exec(clause.text) ?? MY_CONDITION.exec(clause.text)
   const adjective = stated ? null : CONDITION_ADJECTIVE_RULE.exec(clause.text)
   const match = stated ?? adjective
-  if (!match) return
+  if (match) addCondition(match, !!stated, ctx)
+}
+
+/** A condition named as the reason for what the person did, whether or not they stopped doing it. */
+function conditionAsReason(clause: ClauseInfo, ctx: RuleContext): void {
+  const match = BECAUSE_OF_CONDITION.exec(clause.text)
+  if (match) addCondition(match, true, ctx)
+}
+
+/** The memory of a condition (1 in `match`): stated by its name, or said by its adjective ("diabetic"). */
+function addCondition(match: RegExpExecArray, stated: boolean, ctx: RuleContext): void {
   const said = match[1]!
   let condition = stated ? said : CONDITION_ADJECTIVES[said]!
   condition = condition.replace(/\btype one\b/, 'type 1').replace(/\btype two\b/, 'type 2')
@@ -317,6 +330,7 @@ export function ruleNeeds(clause: ClauseInfo, ctx: RuleContext): void {
     return
   }
   dietDropped(clause, ctx)
+  conditionAsReason(clause, ctx)
   if (clause.negated && !/\b(?:do not|never|cannot|can not) eat\b/.test(clause.text)) return
   dietRules(clause, ctx)
   allergyRules(clause, ctx)

@@ -442,13 +442,13 @@ const FIELDS = pattern`sales|
   event planning|property management|quality assurance|qa|procurement|compliance|claims|underwriting|nursing|
   education|law|engineering|academia|government|media|fashion`
 /**
- * "just switched careers from accounting to ux design", "left my job in finance to become a chef": the new job or
- * field (1), which replaces any job said before it.
+ * "just switched careers from accounting to ux design", "left my job in finance to become a chef", "ended up in
+ * accounting": the new job or field (1), which replaces any job said before it.
  */
 const CAREER_SWITCH = new RegExp(pattern`(?:\bi |^)${ADV}(?:(?:switched|changed|moved|pivoted|transitioned|retrained)
   (?: my)?(?: careers?| jobs?| fields?| industries| over)?(?: from (?:[a-z'&/-]+ ){0,2}?[a-z'&/-]+)? (?:to|into)|
   (?:left|quit)
-  (?: my)? (?:job|career|work)(?: [a-z'&/-]+){0,4}? to (?:become|be)) (?:a |an )?(.+)$`)
+  (?: my)? (?:job|career|work)(?: [a-z'&/-]+){0,4}? to (?:become|be)|ended up(?: working)? (?:in|as)) (?:a |an )?(.+)$`)
 /** "i am in sales", "i do IT for a hospital": a field of work (1), said without a job. */
 const IN_FIELD = new RegExp(pattern`^(?:now |these days |currently )?i ${ADV}(?:am in|do|work (?:online |remotely |
   from home )?in|work) (${FIELDS})

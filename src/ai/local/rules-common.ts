@@ -108,7 +108,9 @@ const DESIRE_RE = new RegExp(pattern`
   \b(?:want to|wanted to|wanting to|would like to|would love to|hope to|hoping to|plan to|planning to|planning on|
   dream of|dreaming of|dream is to|wish i|wish to|thinking about|thinking of|considering|someday|some day|one day|
   going to try|would like|aspire|aspiring|trying to get into|want a|wants? to be|
-  (?:am|are) (?:going|about) to (?:start|begin|try|take up|learn|get into|be|become|study|major in|move|apply|retire)|
+  (?:am|are) (?:going|about) to (?:start|begin|try|take up|learn|get into|be|become|study|major in|move|apply|retire|
+  finish|graduate|get married|get engaged|marry|elope|relocate|go back to|adopt|open|launch|
+  buy (?:a|our|my) (?:first )?(?:house|home|condo|apartment|car))|
   will (?:start|begin|take up|learn|get into|become))\b`)
 const NEGATION_RE = /\b(?:not|never|no longer|no|none|neither|nor|nothing|without|hardly|barely|stopped|quit|gave up)\b/
 /**

@@ -8,7 +8,7 @@
 import { tokens } from '../../domain/normalise.js'
 import type { ClauseInfo, RuleContext } from './rules-common.js'
 import { ADV } from './rules-common.js'
-import { cutOff, RUN_ON_I, STAND_IN_WORDS } from './memories.js'
+import { cutOff, LIFE_STEP, RUN_ON_I, STAND_IN_WORDS } from './memories.js'
 import { nlpHas } from './nlp.js'
 import { peopleOfLanguage } from './languages.js'
 import { PET_WORDS } from './lexicon-interests.js'
@@ -54,7 +54,7 @@ const HEADLESS = new RegExp(pattern`^(?:one|ones|them|it|those|these|that|this|(
   more|all)\b|$)`)
 
 /** A last word that stands for something said elsewhere. */
-const POINTS_BACK = /\b(?:it|them|him|her|you|me|(?<!the )us|there|this|that|these|those|one)$/
+const POINTS_BACK = /\b(?:it|them|him|her|you|me|(?<!the )us|there|here|this|that|these|those|one)$/
 
 /** Past participles: "i have seen", "i have been": a perfect tense, which memories.ts reads, not a possession. */
 const PARTICIPLE = new RegExp(pattern`^(?:[a-z]+ed|been|done|seen|heard|made|read|gone|taken|given|known|won|lost|met|
@@ -147,7 +147,8 @@ const ONGOING = new RegExp(pattern`^i (am|have been) ${ADV}(working on|making|bu
   organising|searching for|experimenting with|traveling through|travelling through|traveling around|travelling around|
   backpacking through|backpacking around|planning|working) (.+)$`)
 /** What is under way beyond the interest another rule read: "training for my first marathon", not only running. */
-const ONGOING_FOR = /^(?:training for|preparing for|saving up for|saving for|recovering from|planning)$/
+const ONGOING_FOR = new RegExp(pattern`^(?:training for|preparing for|saving up for|saving for|recovering from|planning|
+  volunteering at|volunteering for|fostering|caring for|applying to|applying for|mentoring|tutoring|coaching)$`)
 /** A trip planned is memories.ts's to read, to a place it knows ("a trip to the store" is none). */
 const TRIP_PLANNED = /^(?:planning|organizing|organising) (?:a|an|our|my|the) (?:[a-z]+ )?trips?\b/
 /** "i need help planning my wedding": what the person is doing, asked help with (1 the doing, 2 what). */
@@ -307,6 +308,10 @@ function nameAfter(text: string, ctx: RuleContext): RegExpExecArray | undefined 
   const match = NAMED_AFTER.exec(text)
   if (!match || !ctx.cases.isCapitalised(match[2]!)) return undefined
   const name = match[2]!
+  // "my sister, Matt and Kim played": after a comma, a name and another is a list of three people, no apposition
+  const rest = text.slice(match.index + match[0].length - (match[0].endsWith(' ') ? 1 : 0))
+  const listed = /^ and ([a-z][a-z'-]*)/.exec(rest)
+  if (match[0].includes(',') && listed && ctx.cases.isCapitalised(listed[1]!)) return undefined
   if (nlpHas(name, '(#Date|#Value|#Holiday)')) return undefined
   if (!nlpHas(name, '#Person') && nlpHas(name, '(#Verb|#Adjective|#Adverb|#Preposition|#Determiner|#Pronoun|#Place)'))
     return undefined
@@ -384,6 +389,9 @@ const GOAL = new RegExp(
     'have wanted to|always wanted to) (.+)$',
 )
 
+/** "we are planning to move abroad": a plan of the household the person is part of, with 1 how and 2 what. */
+const OUR_PLAN = new RegExp(`^we ${ADV}(plan to|are planning to|are going to|are hoping to) (.+)$`)
+
 /** Goals of the conversation itself, not of a life: "i want to know more", "i would love to hear about it". */
 const NOT_GOAL = new RegExp(pattern`^(?:know|say|ask|hear|thank|tell|talk|chat|let|make sure|check|mention|share|
   think|believe|imagine|guess|add|apologi[sz]e|meet you|see you|get back to you|help you|wish you|be honest|clarify|
@@ -400,6 +408,9 @@ const GOAL_VERBS: Record<string, string> = {
   'am planning to': 'plans to',
   'dream of': 'dreams of',
   'am going to': 'is going to',
+  'are going to': 'is going to',
+  'are planning to': 'plans to',
+  'are hoping to': 'hopes to',
   'am trying to': 'is trying to',
   'am hoping to': 'hopes to',
   'am thinking about': 'is thinking about',
@@ -434,12 +445,14 @@ function ruleGoal(text: string, ctx: RuleContext, before: ReadBefore): void {
     if (phrase) add(ctx, `their ${kind} is to ${phrase}`, 'memory.goal', mine, GOAL_CONFIDENCE)
     return
   }
-  const goal = GOAL.exec(text)
+  const goal = GOAL.exec(text) ?? OUR_PLAN.exec(text)
   if (!goal || before.any || NOT_GOAL.test(goal[2]!)) return
   const phrase = factPhrase(goal[2]!)
-  // a goal names what is wanted: a word of its own after the verb, not a moment's ("move to the city", not "go to bed")
+  // a goal names what is wanted: a word of its own after the verb, not a moment's ("move to the city", not "go to
+  // bed"); a step of a life is one alone ("retire early", "get married"), when done to nobody else ("marry them off")
   const object = phrase ? tokens(phrase.replace(/^\S+/, '').replace(STAND_IN, ' ')) : []
-  if (object.every((word) => NO_GOAL.has(word))) return
+  const lifeStep = phrase && LIFE_STEP.test(phrase) && !/\b(?:them|him|her|it)\b/.test(phrase)
+  if (!phrase || (object.every((word) => NO_GOAL.has(word)) && !lifeStep)) return
   add(ctx, `${GOAL_VERBS[goal[1]!]} ${phrase}`, 'memory.goal', goal, GOAL_CONFIDENCE)
 }
 
@@ -475,7 +488,7 @@ function ruleNegatedFact(text: string, ctx: RuleContext, before: ReadBefore): vo
             .replace(/^\s*(?:at all|very well|that well|so well|well)$/, '')
             .trim()
     // "i don't get out much": going out is said with how much
-    const outing = /^(?:get|go) out$/.test(verb!) && /^(?:much|a lot|often)$/.test(rest ?? '')
+    const outing = /^(?:get|go) out$/.test(verb!) && /^(?:much|a lot|often)$/.test(kept)
     const phrase = outing ? rest : kept ? factPhrase(kept) : ''
     if (phrase === undefined || (!phrase && !ALONE.has(verb!)) || NOT_HABIT.test(rest ?? '')) return
     return add(ctx, `${NO_HABIT_WORDS[how!]} ${verb}${phrase ? ` ${phrase}` : ''}`, 'memory.habit', habit)

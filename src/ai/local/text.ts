@@ -153,7 +153,7 @@ export const HOUSEHOLD_COUNT =
 
 /** Where a sentence splits into clauses (splitClauses). */
 const CLAUSE_BREAK = new RegExp(
-  ';|\\s*(?:,\\s*)?\\b(?:but|because|although|though|however|cause|cuz)\\s+|,\\s*yet\\s+|' +
+  ';|\\s*(?:,\\s*)?\\b(?:but|because(?! of\\b)|although|though|however|cause|cuz)\\s+|,\\s*yet\\s+|' +
     `,\\s*(?=(?:and |so |then |plus |now |but now )?(?:${SUBJECT_START}|what|how|where|who|why|when|which|` +
     'do|does|did|are|is|have|can|could|would|should|will|any|anything|anyone|best|ideas?|tips|advice|' +
     'suggestions?|recommendations?|thoughts)\\b)|' +
