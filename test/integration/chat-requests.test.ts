@@ -1,6 +1,7 @@
 // What requests to an assistant say of the person, through the running service on the configured database: help
 // asked for, what the person asks how to tell someone, their own events asked about with their time, and a bio
-// after a label (docs/architecture/local-extractor.md, "What it extracts" and "Bios and asides").
+// after a label, plans, reasons and careers (docs/architecture/local-extractor.md, "What it extracts" and "Bios and
+// asides").
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { client, startService, type Client, type TestService } from '../support/harness.js'
 import { chat, post } from '../support/submit.js'
@@ -68,6 +69,18 @@ describe('requests to an assistant', () => {
     expect(profile.interests.hobbies.map((v: { value: string }) => v.value)).toEqual(['hiking'])
     const events = (profile.memories as Memory[]).map((m) => m.event).sort()
     expect(events).toEqual(['has anxiety', 'has two kids', 'lost their old job in March'])
+  })
+
+  it('keeps a life step planned, a condition given as a reason and a career ended up in', async () => {
+    await post(api, 'lee', { data: "I'm going to get married, so excited" })
+    await post(api, 'lee', { data: 'I went gluten free because of celiac' })
+    await post(api, 'lee', { data: 'I ended up in accounting after college' })
+    await post(api, 'lee', { data: "I'm new here. my sister, Matt and Kim played at the fest last night" })
+    const profile = await api.waitReady('lee')
+    expect(profile.core_info.occupation).toMatchObject({ value: 'works in accounting' })
+    const events = (profile.memories as Memory[]).map((m) => m.event)
+    expect(events).toEqual(expect.arrayContaining(['is going to get married', 'has celiac', 'has a sister']))
+    expect(events.filter((event) => /\b(?:here|Matt)\b/.test(event))).toEqual([])
   })
 
   it('takes nothing from a request that points elsewhere, nor from what others would tell', async () => {
