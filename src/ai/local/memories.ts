@@ -356,9 +356,9 @@ export const RUN_ON_I =
   (?<!\b(?:how|what|which|whatever) (?:[a-z']+ ){0,2}[a-z']+)(?:\s+(?:now|then))?\s+i\s+
   (?=(?:am|was|would|will|have|had|never|bet|guess|think|started|decided)\b|(?:[a-z']+\s+){3}[a-z']).*$`)
 
-/** A word to the other speaker after a comma: "got hired as a life coach, thanks for asking". */
 /** A reason that only points back: "got a pay cut because of it" (a reason named stays: "because of a storm"). */
-const POINTED_REASON = /\s(?:because of|due to) (?:it|them|that|this|those|these|him|her)$/
+const POINTED_REASON = /\s(?:because of|due to) (?:it|them|that|this|those|these|him|her)[,.;:!?]*$/
+/** A word to the other speaker after a comma: "got hired as a life coach, thanks for asking". */
 const THANKS_AFTER = /,\s*(?:thanks|thank you|thx|ty)\b.*$/
 /** What holds now, after an event: "was born and raised in texas, now stuck in minnesota". */
 const NOW_AFTER = /,\s*(?:but |and )?now\b.*$/
@@ -992,7 +992,6 @@ function memoriesOfClause(clause: ClauseInfo, ctx: RuleContext, before?: string)
     .replace(THANKS_AFTER, '')
     .replace(NOW_AFTER, '')
     .replace(FEELING_AFTER, '')
-    .replace(/[,.;:!?]+$/, '')
     .replace(POINTED_REASON, '')
     .replace(/^(?:i|we) /, '')
     .replace(/^have\b/, 'has')
