@@ -1,7 +1,8 @@
 // Stored free-form JSON (a history entry's `changes`) can be nested deeper than JSON.stringify can go: it recurses and
-// overflows the stack at about 4,000 levels, failing the whole answer. What the service writes is a few levels deep;
-// an import or a direct write to the database can hold thousands (PostgreSQL's jsonb takes about 10,000-40,000 on a
-// server, 5,000 on PGlite). Both walks here are iterative.
+// overflows the stack at about 4,500 levels, failing the whole answer. What the service writes is a few levels deep;
+// an import holds at most 32; a direct write to the database can hold thousands (PostgreSQL's jsonb takes about
+// 10,000-40,000 on a server; PGlite about 5,000, and past that it may drop the row or never answer). Both walks here
+// are iterative.
 
 /** Levels of stored JSON the GraphQL API serves as JSON; deeper lists and objects come as their JSON text. */
 export const SERVED_JSON_DEPTH = 100
