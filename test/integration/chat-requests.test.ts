@@ -83,6 +83,22 @@ describe('requests to an assistant', () => {
     expect(events.filter((event) => /\b(?:here|Matt)\b/.test(event))).toEqual([])
   })
 
+  it('keeps a grade taught, an age run on, a move under way, and no pet or food from other verbs', async () => {
+    const at = '2024-06-15T12:00:00Z'
+    await post(api, 'sam', { data: 'I teach fourth graders, most nights I need a drink.', occurred_at: at })
+    await post(api, 'sam', { data: "since I'm only 23 there's plenty of time", occurred_at: at })
+    await post(api, 'sam', { data: 'And yes, I will be moving, a fresh new start is much needed.', occurred_at: at })
+    const aside = "now I grill, gamble and have fun. I've needed a break, so two birds with one stone"
+    await post(api, 'sam', { data: aside, occurred_at: at })
+    const profile = await api.waitReady('sam')
+    expect(profile.core_info).toMatchObject({ age: { value: 23 }, occupation: { value: 'fourth grade teacher' } })
+    expect(profile.interests).toEqual({
+      hobbies: [expect.objectContaining({ value: 'grilling' }), expect.objectContaining({ value: 'gambling' })],
+    })
+    const moving = (profile.memories as Memory[]).find((m) => m.event === 'is moving')
+    expect(moving).toMatchObject({ date: '2024-06-15', importance: 'high' })
+  })
+
   it('takes nothing from a request that points elsewhere, nor from what others would tell', async () => {
     const said = ['can you help me understand this error?', 'help me out here', 'my sister wants to tell her boss']
     for (const data of said) await post(api, 'rio', { data })

@@ -3975,6 +3975,61 @@ describe('what a message to an assistant says of the person', () => {
     expect(events('my family lives in Ohio')).toEqual(['their family lives in Ohio'])
   })
 
+  it('reads a grade taught, an age given as a reason and a second favourite', () => {
+    expect(job('I teach fourth graders, most nights I need a drink.')).toBe('fourth grade teacher')
+    expect(job('i teach 3rd grade at a public school')).toBe('3rd grade teacher')
+    expect(job('I teach grade school kids')).toBe('teacher')
+    expect(core("Yeah. I think since I'm only 23 there's plenty of time to learn.", 'age')).toBe(23)
+    expect(core("because I'm 70 my kids worry about me", 'age')).toBe(70)
+    for (const said of ['since I am 5 minutes away I can come', "since i'm 2 i can't remember"])
+      expect(core(said, 'age'), said).toBeUndefined()
+    expect(interests('Pizza is my favorite. Sushi is my other favorite!')).toEqual(['food:pizza', 'food:sushi'])
+    // having no favorite or no preference is no fact to keep
+    expect(events('I like comedy movies but do not have a favorite')).toEqual([])
+    expect(events("Awesome! I love them both. I don't have a preference.")).toEqual([])
+  })
+
+  it('reads what kind of thing is liked as the thing, gambling, and no food from verbs listed after a comma', () => {
+    expect(x('I hate any kind of seafood').preferences?.topics_to_avoid).toEqual([
+      { value: 'seafood', confidence: 0.5 },
+    ])
+    expect(interests('I like any type of sports')).toEqual(['sports:sports'])
+    expect(interests('now I grill, gamble and have fun')).toEqual(['hobbies:grilling', 'hobbies:gambling'])
+    expect(interests('I grill burgers on weekends')).toContain('food:burgers')
+    expect(interests('I bake, knit and garden')).toEqual(['hobbies:baking', 'hobbies:knitting', 'hobbies:gardening'])
+  })
+
+  it('reads a job paid for, a farm worked on before a comma, and a job spoken from toward "me"', () => {
+    expect(job('I get paid to walk dogs')).toBe('dog walker')
+    expect(job('i get paid to write code')).toBe('programmer')
+    expect(job('I got paid to say that')).toBeUndefined()
+    expect(job("Working on a farm, I've to stay active.")).toBe('works on a farm')
+    expect(job('working on my novel, I forgot to eat')).toBeUndefined()
+    expect(job('As a farmer the title really stood out to me')).toBe('farmer')
+    for (const said of ['As a teacher he was great to me', 'As a kid my mom took me there', 'as a coach, you know'])
+      expect(job(said), said).toBeUndefined()
+  })
+
+  it('reads no pet after "have" that helps another verb, and no place from a verb after "and"', () => {
+    expect(x("I've needed a good movie to watch lately so that's two birds with one stone").interests).toBeUndefined()
+    expect(x("I've been begging my parents to get me a dog").interests).toBeUndefined()
+    expect(interests('I have adopted two cats')).toEqual(['pets:cat'])
+    expect(interests('I have always had two dogs')).toEqual(['pets:dog'])
+    expect(interests('I have been to the zoo and saw two tigers')).toEqual(['travel:zoo'])
+    expect(interests('I love pizza and baked goods')).toContain('food:pizza')
+    expect(interests('I love pizza and baked goods')).toHaveLength(2)
+  })
+
+  it('reads a move under way without a place, said with "will be" too, and moving in with someone', () => {
+    expect(events("I'm moving soon")).toEqual(['is moving'])
+    expect(events('And yes, I will be moving, a fresh new start is much needed.')).toEqual(['is moving'])
+    expect(events('we will be moving to Texas')).toEqual(['is moving to Texas'])
+    expect(events('I am moving in with my boyfriend next week')).toEqual(['is moving in with their boyfriend'])
+    expect(events("I'll be retiring in a few years")).toEqual(['is retiring'])
+    for (const said of ['i am moving the couch', 'i will be moving some boxes', 'we are moving on'])
+      expect(events(said), said).not.toContain('is moving')
+  })
+
   it('reads the request forms in linear time', () => {
     const long = 'a '.repeat(20_000)
     expectLinear(
@@ -4023,6 +4078,19 @@ describe('what a message to an assistant says of the person', () => {
       `i ended up in ${long}`,
       `my sister, ${'matt and '.repeat(5_000)}kim`,
       `i am a dev at ${long}in ${long}`,
+      `i teach ${'fourth '.repeat(20_000)}graders`,
+      `since i am only 23 ${'there '.repeat(20_000)}`,
+      `${'sushi '.repeat(20_000)}is my other favorite`,
+      `i hate ${'any kind of '.repeat(5_000)}seafood`,
+      `i grill${', gamble'.repeat(10_000)}`,
+      `i get paid to ${long}`,
+      `working on a farm${', x'.repeat(10_000)}`,
+      `as a farmer ${'the '.repeat(20_000)}me`,
+      `as a ${'farmer '.repeat(20_000)}`,
+      `i have ${'needed '.repeat(20_000)}two birds`,
+      `i have been to the zoo${' and'.repeat(20_000)} saw`,
+      `i will be moving in with my ${long}`,
+      `we will be moving in the ${'spring '.repeat(20_000)}`,
     )
   })
 })

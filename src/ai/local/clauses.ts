@@ -184,7 +184,8 @@ const FRAGMENT_STATE = new RegExp(pattern`
   \s(?:fan|supporter)|
   currently|living in|based in|stuck in|staying in|originally from|from|married|single|divorced|retired|vegan|
   vegetarian|proud|obsessed|
-  addicted|(?:(?:a|an) )?(?=\S+ (?:by day|by trade|by profession))|working (?:as|at|in|for)|in (?=[a-z]+$)|
+  addicted|(?:(?:a|an) )?(?=\S+ (?:by day|by trade|by profession))|
+  working (?:as|at|in|for|on (?=(?:a|an|the|our|my) (?:farm|ranch|boat|ship)\b))|in (?=[a-z]+$)|
   thinking (?:about|of)|(?:a )?(?:proud )?(?:mom|mum|dad|mother|father|parent) of|more of an?|
   (?:so |really |super |very )?(?:stressed|exhausted|anxious|nervous|worried|burned out|burnt out)|
   (?:first|second|third|fourth|final|last|\d(?:st|nd|rd|th))[- ]year)\b`)

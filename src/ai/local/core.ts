@@ -172,12 +172,13 @@ const AGE_RULES: [RuleId, RegExp, number, boolean][] = [
   ],
   ['age.my-n-year-old-body', rx`\\bmy ${AGE}[- ](?:years?|yrs?)[- ]old (?:${BODY_PARTS})\\b`, 0.8, false],
   // "i am only 24 , so", "i am 45 now", "i am 12 and the kids ...", "i am 100 after all": a number right after
-  // "i am" with nothing that would make it a measure ("i am 6 feet tall", "i am 2 hours away")
+  // "i am" with nothing that would make it a measure ("i am 6 feet tall", "i am 2 hours away"); "(since) i am only 23
+  // there is time", "(because) i am 70 my kids worry": or with the next clause run on, its subject first
   [
     'age.bare',
     new RegExp(
       `\\bi am ${ADV}${AGE}(?= ?(?:,|now\\b|and\\b|so\\b|but\\b|with\\b|after all\\b|already\\b|myself\\b|baby\\b|` +
-        'lol\\b|haha\\b|!|\\.|$))',
+        'lol\\b|haha\\b|!|\\.|$|(?:there (?:is|are)|my|i|we|they)\\b))',
     ),
     0.85,
     true,

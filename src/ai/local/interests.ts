@@ -104,7 +104,7 @@ const ACTIVITY_VERBS = [
   'camp|bike|cycle|climb|skate|golf|bowl|meditate|write|travel|kayak|crochet|quilt|sketch|box|wrestle|row|sail|blog',
   'vlog|volunteer|work out|exercise|lift weights|act|sculpt|tinker|skateboard|rollerblade|scrapbook|birdwatch|backpack',
   'canoe|dive|fence|juggle|ride horses|ride my bike|compose music|rap|sketch|play music|take|party|shop for|ride',
-  'produce music|make music|make beats|produce beats',
+  'produce music|make music|make beats|produce beats|gamble',
 ].join('|')
 const ACTIVITY_VERB_SET = new Set(ACTIVITY_VERBS.split('|'))
 
@@ -156,9 +156,12 @@ const MY_FAVORITE_NAMED = new RegExp(pattern`^my (?:all[- ]time )?favorites? (mo
 /** "i think the best movie is mean girls": a favorite said as the best of its kind, head (1) and value (2). */
 const BEST_IS = new RegExp(pattern`^(?:i think |imo |honestly |personally )?the (?:best|greatest) (movie|film|show|
   series|book|novel|band|song|album|singer|food|sport|game|team|drink)(?: ever| of all time| in the world)? is (.+)$`)
-/** "horror movies are my favorite", "pizza is one of my favorite foods": the value (1) and the head (2). */
+/**
+ * "horror movies are my favorite", "pizza is one of my favorite foods", "sushi is my other favorite": the value (1) and
+ * the head (2).
+ */
 const IS_MY_FAVORITE = new RegExp(pattern`^(.+?) (?:is|are) (?:definitely |probably |also |still |easily )?(?:one of )?
-  my (?:(?:all[- ]time|absolute|very|most|top) )*(?:favorites?|preferred)(?:\s+([^,]+?))?(?:,.*)?$`)
+  my (?:(?:all[- ]time|absolute|very|most|top|other|second) )*(?:favorites?|preferred)(?:\s+([^,]+?))?(?:,.*)?$`)
 /** "a favorite of mine", "another all-time fave of mine": said as "my favorite", with its degree (1). */
 const FAVORITE_OF_MINE = /\b(?:a|another) ((?:all[- ]time |real |personal |big )?)(?:favou?rite|fave|fav) of mine\b/
 /** "painting is my passion", "baking is a guilty pleasure of mine": the value (1), and an empty head (2). */
@@ -533,6 +536,10 @@ const modifiersOnly = (s: string) =>
 const PET_PARENT = new RegExp(pattern`^i am (?:a |the )?(?:proud |crazy |)?(dog|cat) (?:mom|mum|mama|dad|papa|
   parent|mother|father)\b(?: (?:to|of) (.+))?`)
 
+/** After "have": a past participle, which makes it an auxiliary ("i have needed"), unless the verb keeps pets. */
+const NOT_AUXILIARY_HAVE = pattern`(?! (?!(?:adopted|rescued|owned|fostered|raised|bred)\b)(?:[a-z]+ed|been|seen|
+  done|gone|known|heard|made|found|thought|told|given|taken|said|spent|met)\b)`
+
 function rulePets(clause: ClauseInfo, ctx: RuleContext): void {
   const text = clause.text
   if (NOT_PET_CONTEXT.test(text)) return
@@ -544,7 +551,10 @@ function rulePets(clause: ClauseInfo, ctx: RuleContext): void {
     if (ctx.acc.taken === before) ctx.acc.addInterest('pets', parent[1]!, 0.85, 'interest.pet-parent', parent)
     return
   }
-  const have = rx`\\b(i|we) ${ADV}(?:have|own|got|adopted|rescued|have got|brought home)\\b`.exec(text)
+  // "i have needed a good movie ... that is two birds with one stone": "have" before another verb owns nothing
+  const have = rx`\\b(i|we) ${ADV}(?:have|own|got|adopted|rescued|have got|brought home)\\b${NOT_AUXILIARY_HAVE}`.exec(
+    text,
+  )
   if (have) {
     // "i have a sister who has a dog": the pets of a person the clause names are theirs
     const rest = withoutPeopleClause(text.slice(have.index))
@@ -1233,8 +1243,9 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
       !/\b(?:marathon|race|mile|5k|10k)/.test(match[2])
     )
   ) {
-    // "i grill outdoors", "i paint at home": where, not what
-    const obj = cutPhrase(match[2].trim()).replace(
+    // "i grill outdoors", "i paint at home": where, not what; "i grill, gamble and have fun": after a comma come more
+    // verbs, none of them what is grilled
+    const obj = cutPhrase(/^\s*,/.test(match[2]) ? '' : match[2].trim()).replace(
       /^(?:outdoors|outside|indoors|inside|at home|alone|together|daily|a lot)$/,
       '',
     )

@@ -554,7 +554,8 @@ function ruleExpecting(text: string, ctx: RuleContext): boolean {
  * clause ("retiring this year") or else the day it is said, as a pregnancy is. 1 the event: a step that changes a
  * life, not a moment ("getting ready", "moving the couch").
  */
-const UNDER_WAY = new RegExp(pattern`^(?:i (?:just )?(?:found out|learned|heard) (?:that )?)?(?:i am|we are) ${ADV}(
+const UNDER_WAY = new RegExp(pattern`^(?:i (?:just )?(?:found out|learned|heard) (?:that )?)?(?:i am|we are|i will be|
+  we will be) ${ADV}(
   (?:going to be|becoming) (?:a )?(?:first[- ]time )?(?:parents?|mom|mother|dad|father|grandparents?|grandmother|
   grandfather|grandma|grandpa|aunt|uncle|big (?:sister|brother))|(?:opening|starting|launching) (?:a|an|my own|our own)
   (?: new| small)? (?:restaurant|business|company|shop|store|bakery|cafe|salon|clinic|practice|studio|bar|brewery|
@@ -566,8 +567,10 @@ const UNDER_WAY = new RegExp(pattern`^(?:i (?:just )?(?:found out|learned|heard)
   (?:getting|adopting) (?:a|an|another|our first|my first) (?:new )?(?:puppy|dog|kitten|cat|pet)|
   (?:moving|relocating) (?:from [a-z]+(?: [a-z]+){0,2}? )?(?:abroad|overseas|back home|out of state|out|
   out of (?:my|our) (?:[a-z']+ )?(?:house|place|home|apartment|flat)|
-  (?:back )?to [a-z]+(?: [a-z]+){0,2}?)|retiring|
-  graduating)(?=$| (?:and|but|so|because|soon|now|finally|too|again|this|next|in|on|with|after|from|as)\b)`)
+  (?:back )?to [a-z]+(?: [a-z]+){0,2}?)|moving in (?:together|with (?:my|our|a|an|the) (?:[a-z]+ ){0,2}?[a-z]+)|
+  moving(?=$|,| soon\b| (?:this|next) [a-z]+$| in (?:the )?(?:spring|summer|fall|autumn|winter)$|
+  \sin a (?:few|couple)\b)|retiring|
+  graduating)(?=$|,| (?:and|but|so|because|soon|now|finally|too|again|this|next|in|on|with|after|from|as)\b)`)
 
 /** "i start a new job on monday", "we move to denver next month": a step of a life said in the present, with when. */
 const PRESENT_STEP = /^(i|we) (start|begin|move|retire|graduate|close on) (.*)$/

@@ -168,7 +168,7 @@ const BRANCHES = 'army|navy|air force|marines|marine corps|military|national gua
 const SUBJECTS =
   new RegExp(pattern`^(?:math|maths|mathematics|english|science|history|physics|chemistry|biology|art|music|
   spanish|french|german|kindergarten|preschool|yoga|piano|guitar|dance|swimming|pe|gym|special education|special ed|
-  elementary school|middle school|high school|college|\w+ grade)\b`)
+  elementary school|middle school|high school|college|\w+ grade(?:rs?)?)\b`)
 
 function emit(finding: Finding | undefined, ctx: RuleContext, rule: RuleId, span: Span): boolean {
   if (!finding) return false
@@ -272,7 +272,8 @@ const WORK_AS = new RegExp(
  * "being a nurse must be hard" or "as a coach, what do you ...", said to someone else.
  */
 const SPEAKS_AS = new RegExp(pattern`^(?:and |but |so |well )?(?:being|as) (?:a|an) ([a-z]+(?: [a-z]+){0,3}?)
-  (?=,? (?:i|my|myself|it is)\b)|(?:^i (?:[a-z]+ ){1,5}being|^i [^,]+, as) (?:a|an) ([a-z]+(?: [a-z]+){0,3}?)
+  (?=,? (?:i|my|myself|it is)\b|,? (?:(?!(?:he|she|they|you|we|his|her|their|your|our|it)\b)[a-z']+ ){1,8}?
+  (?:me|myself)\b)|(?:^i (?:[a-z]+ ){1,5}being|^i [^,]+, as) (?:a|an) ([a-z]+(?: [a-z]+){0,3}?)
   (?=,|$| (?:and|but|so|lol|haha)\b)`)
 /** A role spoken from is weaker than one stated ("i am a ..."). */
 const SPEAKS_AS_CONFIDENCE = 0.6
@@ -812,9 +813,12 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
   if (match && emit(occupationFrom(match[1], false), ctx, 'occupation.by-profession', match)) return
   match = SPEAKS_AS.exec(text)
   const spokenAs = match ? (match[1] ?? match[2]!) : undefined
-  // "being a lawyer is something i want": a clause about the job, not one spoken from it
+  // "being a lawyer is something i want": a clause about the job, not one spoken from it; "as a teacher he was great
+  // to me": someone else's
   const role =
-    spokenAs && !/\b(?:is|was|would|will|must|can|could)\b/.test(spokenAs) ? occupationFrom(spokenAs, true) : undefined
+    spokenAs && !/\b(?:is|was|would|will|must|can|could|he|she|they|you|we|his|her|their|your|our)\b/.test(spokenAs)
+      ? occupationFrom(spokenAs, true)
+      : undefined
   if (role?.kind === 'job' && emit({ ...role, conf: SPEAKS_AS_CONFIDENCE }, ctx, 'occupation.speaks-as', match!)) return
   match = RETIRED.exec(text)
   if (match) {
@@ -926,7 +930,9 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
   if (match) {
     const subj = SUBJECTS.exec(match[1].replace(/^(?:at |in )?(?:a |an |the )?/, ''))
     const at = /^(?:at|in) (?:a |an |the )?(?:school|college|university|high school)/.test(match[1])
-    ctx.acc.setCore('occupation', subj && !at ? `${subj[0]} teacher` : 'teacher', 0.85, 'occupation.teach', match)
+    // "i teach fourth graders": a fourth grade teacher
+    const taught = subj?.[0].replace(/ graders?$/, ' grade')
+    ctx.acc.setCore('occupation', taught && !at ? `${taught} teacher` : 'teacher', 0.85, 'occupation.teach', match)
     return
   }
   match = RUN_A_BUSINESS.exec(text)
@@ -945,7 +951,10 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
     ctx.acc.setCore('occupation', businessJob(match[1]!, false), 0.75, 'occupation.business', match)
     return
   }
-  match = rx`\\bi ${ADV}([a-z]+)(?: ([a-z]+(?: [a-z]+)?))? for a living\\b`.exec(text)
+  // "i get paid to walk dogs": what is done for a living too
+  match =
+    rx`\\bi ${ADV}([a-z]+)(?: ([a-z]+(?: [a-z]+)?))? for a living\\b`.exec(text) ??
+    rx`\\bi ${ADV}(?:get|am|got|have been) paid to ([a-z]+)(?: ([a-z]+(?: [a-z]+)?))?$`.exec(text)
   if (match) {
     const job = jobOfVerb(match[1], match[2])
     if (job) {

@@ -66,9 +66,9 @@ const LEADING_FILLER = new RegExp(pattern`
   so much|too many|so many|
   \d+|one|two|three|four|five|six|seven|eight|nine|ten|twenty|fifty|hundred|hundreds of|dozens of|a few|several|lots of|
   a lot of|alot of|plenty of|many|most|much|my|our|your|good|great|nice|real|really|very|delicious|awesome|amazing|cool|
-  fun|fresh|new|little|big|huge|cheap|expensive|fancy|tasty|yummy|cute|beautiful|different|all kinds of|kinds of|
-  types of|all types of|any kind of|all sorts of|sorts of|various|other|pretty|quite|such|totally|absolutely|more|
-  mostly|mainly)\s+`)
+  fun|fresh|new|little|big|huge|cheap|expensive|fancy|tasty|yummy|cute|beautiful|different|all kinds of|
+  (?:kinds?|types?|sorts?) of|all types of|any kind of|all sorts of|various|other|pretty|quite|such|totally|
+  absolutely|more|mostly|mainly)\s+`)
 export const EXAMPLES = /\s+(?:especially|particularly|like|such as|mostly|mainly|including|even)\s+/
 
 /** Containers and portions: "bars", "a bowl", "slices". */
@@ -131,6 +131,10 @@ const QUANTITY = new RegExp(
   'g',
 )
 
+/** "and saw two tigers": a past verb after "and", which begins a verb phrase of its own. */
+const PAST_VERB_AFTER_AND = new RegExp(pattern`\s+(?:and|but)\s+(?:then\s+)?(?:saw|went|got|took|had|did|made|ate|
+  met|came|bought|found|left|ran|drove|flew|spent|stayed|visited|loved|enjoyed|walked|hiked|swam|tried)\b.*$`)
+
 /**
  * Cuts an object phrase at the first word that ends it ("hiking with my dog on weekends" -> "hiking with"->"hiking").
  */
@@ -145,6 +149,8 @@ export function cutPhrase(phrase: string): string {
     )
     // "(i like) the people and managers are really nice": the subject of a statement of its own after "and"
     .replace(/\s+(?:and|but)\s+(?:the\s+)?[a-z]+\s+(?:is|are|was|were)\b.*$/, '')
+    // "(i have been to) the zoo and saw two tigers": a verb of its own after "and"
+    .replace(PAST_VERB_AFTER_AND, '')
     .replace(QUANTITY, '')
     .replace(FREQUENCY_TAIL, '')
     // "(i like) the who the most", "(i can cook) soup well": how much or how well, after the thing

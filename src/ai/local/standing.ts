@@ -97,7 +97,7 @@ const LIVE_THING = /^(?:action|music|streams?|streaming|chats?|tv|theat(?:er|re)
 
 /** What reads badly after "has no": "has no car", never "has no lot of free time", "has no their car". */
 const NOT_NONE = new RegExp(pattern`^(?:idea|clue|time|choice|problem|doubt|plans?|words|bunch|lots?|many|much|
-  enough|them|it|that|this|those|these|the|their|my|too|so|as|such)\b`)
+  enough|them|it|that|this|those|these|the|their|my|too|so|as|such|favou?rites?|preference|opinion)\b`)
 
 /**
  * "i have never been to colorado", "i have not seen an owl": what the person has never done (1 how it is said, 2 the
