@@ -4003,6 +4003,10 @@ describe('what a message to an assistant says of the person', () => {
     expect(job('I get paid to walk dogs')).toBe('dog walker')
     expect(job('i get paid to write code')).toBe('programmer')
     expect(job('I got paid to say that')).toBeUndefined()
+    expect(job('I walk dogs on the side')).toBe('dog walker')
+    expect(job('I clean houses for extra money')).toBe('house cleaner')
+    expect(job('I drive for uber on the side')).toBe('drives for Uber')
+    expect(job('I work on the side of the road')).toBeUndefined()
     expect(job("Working on a farm, I've to stay active.")).toBe('works on a farm')
     expect(job('working on my novel, I forgot to eat')).toBeUndefined()
     expect(job('As a farmer the title really stood out to me')).toBe('farmer')
@@ -4084,6 +4088,7 @@ describe('what a message to an assistant says of the person', () => {
       `i hate ${'any kind of '.repeat(5_000)}seafood`,
       `i grill${', gamble'.repeat(10_000)}`,
       `i get paid to ${long}`,
+      `i walk ${long}on the side`,
       `working on a farm${', x'.repeat(10_000)}`,
       `as a farmer ${'the '.repeat(20_000)}me`,
       `as a ${'farmer '.repeat(20_000)}`,

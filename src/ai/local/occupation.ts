@@ -951,11 +951,13 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
     ctx.acc.setCore('occupation', businessJob(match[1]!, false), 0.75, 'occupation.business', match)
     return
   }
-  // "i get paid to walk dogs": what is done for a living too
+  // "i get paid to walk dogs", "i walk dogs on the side": what is done for a living too
   match =
-    rx`\\bi ${ADV}([a-z]+)(?: ([a-z]+(?: [a-z]+)?))? for a living\\b`.exec(text) ??
-    rx`\\bi ${ADV}(?:get|am|got|have been) paid to ([a-z]+)(?: ([a-z]+(?: [a-z]+)?))?$`.exec(text)
-  if (match) {
+    rx`\\bi ${ADV}([a-z]+)(?: ([a-z]+(?: [a-z]+)?))? (?:for a living|on the side|for extra (?:money|cash))\\b`.exec(
+      text,
+    ) ?? rx`\\bi ${ADV}(?:get|am|got|have been) paid to ([a-z]+)(?: ([a-z]+(?: [a-z]+)?))?$`.exec(text)
+  // "i drive for uber on the side": for whom is no object, and the rules below name the employer
+  if (match && !/^for\b/.test(match[2] ?? '')) {
     const job = jobOfVerb(match[1], match[2])
     if (job) {
       ctx.acc.setCore('occupation', job, 0.85, 'occupation.for-a-living', match)
