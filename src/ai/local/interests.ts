@@ -1245,10 +1245,12 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
   ) {
     // "i grill outdoors", "i paint at home": where, not what; "i grill, gamble and have fun": after a comma come more
     // verbs, none of them what is grilled
-    const obj = cutPhrase(/^\s*,/.test(match[2]) ? '' : match[2].trim()).replace(
-      /^(?:outdoors|outside|indoors|inside|at home|alone|together|daily|a lot)$/,
-      '',
-    )
+    const obj = /^\s*,/.test(match[2])
+      ? ''
+      : cutPhrase(match[2].trim()).replace(
+          /^(?:outdoors|outside|indoors|inside|at home|alone|together|daily|a lot)$/,
+          '',
+        )
     const [verb, ...verbRest] = match[1].split(' ')
     // "i work out daily", "i ride horses": a verb of two words is the pastime itself, whatever follows it
     // a clause of several verb phrases ("i hike and fish") is read phrase by phrase too: no verb takes the next one

@@ -266,15 +266,19 @@ const WORK_AS = new RegExp(
     '(?: nights| days| evenings| weekends| mornings| overnights| remotely| from home)?' +
     "(?: (?:at|for|in|from) [a-z0-9&' -]{1,40}?)? as (?:a |an )?(.+)$",
 )
+/** Words of someone other than the person: a role said beside them is theirs ("as a teacher he was great to me"). */
+const OTHER_PERSON_WORDS = 'he|she|they|you|we|his|her|their|your|our'
 /**
  * "being a doctor, it is hard to get time off", "as a nurse i see it daily", "i taught kids being a teacher": a role
  * the person speaks from, at a clause's start before what they say (1) or at its end after their own verb (2); not
  * "being a nurse must be hard" or "as a coach, what do you ...", said to someone else.
  */
 const SPEAKS_AS = new RegExp(pattern`^(?:and |but |so |well )?(?:being|as) (?:a|an) ([a-z]+(?: [a-z]+){0,3}?)
-  (?=,? (?:i|my|myself|it is)\b|,? (?:(?!(?:he|she|they|you|we|his|her|their|your|our|it)\b)[a-z']+ ){1,8}?
-  (?:me|myself)\b)|(?:^i (?:[a-z]+ ){1,5}being|^i [^,]+, as) (?:a|an) ([a-z]+(?: [a-z]+){0,3}?)
+  (?=,? (?:i|my|myself|it is)\b|,? (?:(?!(?:${OTHER_PERSON_WORDS}|it)\b)[a-z']+ ){1,8}?(?:me|myself)\b)|
+  (?:^i (?:[a-z]+ ){1,5}being|^i [^,]+, as) (?:a|an) ([a-z]+(?: [a-z]+){0,3}?)
   (?=,|$| (?:and|but|so|lol|haha)\b)`)
+/** What makes SPEAKS_AS's role no role spoken from: a verb of a clause about it, or someone else. */
+const NOT_SPOKEN_AS = new RegExp(`\\b(?:is|was|would|will|must|can|could|${OTHER_PERSON_WORDS})\\b`)
 /** A role spoken from is weaker than one stated ("i am a ..."). */
 const SPEAKS_AS_CONFIDENCE = 0.6
 /** "i used to be a nurse", "i was a gym teacher": a job that is over (1). */
@@ -815,10 +819,7 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
   const spokenAs = match ? (match[1] ?? match[2]!) : undefined
   // "being a lawyer is something i want": a clause about the job, not one spoken from it; "as a teacher he was great
   // to me": someone else's
-  const role =
-    spokenAs && !/\b(?:is|was|would|will|must|can|could|he|she|they|you|we|his|her|their|your|our)\b/.test(spokenAs)
-      ? occupationFrom(spokenAs, true)
-      : undefined
+  const role = spokenAs && !NOT_SPOKEN_AS.test(spokenAs) ? occupationFrom(spokenAs, true) : undefined
   if (role?.kind === 'job' && emit({ ...role, conf: SPEAKS_AS_CONFIDENCE }, ctx, 'occupation.speaks-as', match!)) return
   match = RETIRED.exec(text)
   if (match) {

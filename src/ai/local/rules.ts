@@ -26,7 +26,7 @@ const RULES = {
   'age.turn': '"I am turning 40", "I turn 40 tomorrow": a year less until that birthday (weak)',
   'age.adjective-years-old': '"I am a male 45 year old"',
   'age.my-n-year-old-body': '"my 56 year old knees"',
-  'age.bare': '"I am 45 now", "I am only 24, so": a number after "I am" that is no measure',
+  'age.bare': '"I am 45 now", "I am only 24, so", "I am 70 my kids worry": a number after "I am" that is no measure',
   'age.comma-age': '", age 60"',
   'age.in-my-years': '"in my 56 years on this planet"',
   'age.birthday': '"my 40th birthday", plus the years since when it says "ten years ago" (weak)',
@@ -132,7 +132,8 @@ const RULES = {
   'occupation.their-job': '"I am their teacher", "I am his nurse" -> teacher, nurse (0.6)',
   'occupation.title-here': '"chef larry here", "hey there coach danny here" -> chef, coach',
   'occupation.business': '"I run / own / manage a bakery" -> bakery owner / manager',
-  'occupation.for-a-living': '"I drive trucks for a living" -> truck driver',
+  'occupation.for-a-living':
+    '"I drive trucks for a living", "I get paid to drive trucks", "... on the side": truck driver',
   'occupation.noun-verb': '"I bartend", "I tutor", "I nanny"',
   'occupation.work-at': '"I work at X" -> works at X (weak)',
   'occupation.from-work': '"just got home from work at Burger King", "got off work as a tour guide"',
@@ -259,7 +260,8 @@ const RULES = {
   'memory.planned': '"I am going to run the Chicago marathon in October": an event planned, with when',
   'memory.sober-for': '"been sober 3 years": sobriety counted in time, dated when said',
   'memory.scheduled': '"my knee surgery is next week": an event of the person\'s calendar, said of the event',
-  'memory.under-way': '"I am getting a divorce", "we are moving to Denver": a life event under way, dated when said',
+  'memory.under-way':
+    '"I am getting a divorce", "we will be moving to Denver": a life event under way, dated when said',
   'memory.dated-plan': '"I am getting married next June": a dated milestone not in the past tense',
   'memory.lasting':
     '"I have worked as a nurse for 15 years": something done for a while up to now (no date: a duration is none)',
