@@ -1,7 +1,7 @@
 // What requests to an assistant say of the person, through the running service on the configured database: help
 // asked for, what the person asks how to tell someone, their own events asked about with their time, and a bio
-// after a label, plans, reasons and careers (docs/architecture/local-extractor.md, "What it extracts" and "Bios and
-// asides").
+// after a label, plans, reasons and careers, and what "we" do (docs/architecture/local-extractor.md, "What it
+// extracts", "Bios and asides" and "We, origins and studies").
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { client, startService, type Client, type TestService } from '../support/harness.js'
 import { chat, post } from '../support/submit.js'
@@ -97,6 +97,23 @@ describe('requests to an assistant', () => {
     })
     const moving = (profile.memories as Memory[]).find((m) => m.event === 'is moving')
     expect(moving).toMatchObject({ date: '2024-06-15', importance: 'high' })
+  })
+
+  it('keeps what "we" do, where the person is from, a subject of study and a topic kept out', async () => {
+    const at = '2024-06-15T12:00:00Z'
+    await post(api, 'ines', { data: 'im from brazil originally but i live in berlin now, im 27 btw', occurred_at: at })
+    await post(api, 'ines', { data: "we're renovating the kitchen. we live together, it's chaos", occurred_at: at })
+    await post(api, 'ines', { data: "i'm a PhD student in neuroscience, 3rd year", occurred_at: at })
+    await post(api, 'ines', { data: 'any podcast tips? i like history, nothing political', occurred_at: at })
+    const profile = await api.waitReady('ines')
+    expect(profile.core_info).toMatchObject({
+      age: { value: 27 },
+      location: { value: 'Berlin' },
+      occupation: { value: 'neuroscience phd student' },
+    })
+    expect(profile.preferences.topics_to_avoid.map((v: { value: string }) => v.value)).toEqual(['politics'])
+    const events = (profile.memories as Memory[]).map((m) => m.event).sort()
+    expect(events).toEqual(['is originally from Brazil', 'is renovating the kitchen'])
   })
 
   it('takes nothing from a request that points elsewhere, nor from what others would tell', async () => {

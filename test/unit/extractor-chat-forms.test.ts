@@ -273,7 +273,9 @@ describe('messages to an assistant', () => {
   })
 
   it('reads a degree under way, a parent said without "I", a home on a boat and two languages', () => {
-    expect(core('currently doing my masters in data science at UCL', 'occupation')).toBe('graduate student')
+    expect(core('currently doing my masters in data science at UCL', 'occupation')).toBe(
+      'data science graduate student',
+    )
     const dad = x("I'm a 45 year old accountant from Leeds, dad of two")
     expect(dad.core_info?.occupation?.value).toBe('accountant')
     expect(dad.core_info?.gender?.value).toBe('male')
@@ -337,7 +339,7 @@ describe('messages to an assistant', () => {
     expect(core('vegan here, should I take b12?', 'occupation')).toBeUndefined()
     expect(core('as a life coach what do you tell clients?', 'occupation')).toBeUndefined()
     expect(x('first year uni student studying nursing, exams are killing me').core_info?.occupation?.value).toBe(
-      'uni student',
+      'nursing student',
     )
   })
 
@@ -428,7 +430,7 @@ describe('messages to an assistant', () => {
     expect(core('SWE at google, trying to decide between staying or joining a startup', 'occupation')).toBe(
       'software engineer',
     )
-    expect(core('PhD student in biology, my advisor never answers emails', 'occupation')).toBe('phd student')
+    expect(core('PhD student in biology, my advisor never answers emails', 'occupation')).toBe('biology phd student')
     expect(core('stay at home dad of 3, my days are chaos', 'occupation')).toBe('stay-at-home parent')
     // someone named before is no label of the person's
     expect(core('The custodian at the hospital where I did chemotherapy was very nice.', 'occupation')).toBeUndefined()
@@ -636,7 +638,9 @@ describe('messages to an assistant: who the person is before what they aim at', 
     )
     expect(core('i retired last year', 'occupation')).toBe('retired')
     expect(core('I work remotely from Lisbon as a UX designer', 'occupation')).toBe('ux designer')
-    expect(core('struggling with my PhD in physics, my advisor is tough', 'occupation')).toBe('graduate student')
+    expect(core('struggling with my PhD in physics, my advisor is tough', 'occupation')).toBe(
+      'physics graduate student',
+    )
   })
 
   it('reads a pet brought home and its name, not someone else’s', () => {
@@ -1252,7 +1256,7 @@ describe('a fact said the way chat says it', () => {
     expect(occupation('i work for uber as an engineer')).toBe('engineer')
     expect(occupation("i don't drive for lyft anymore")).toBeUndefined()
     expect(occupation('started a new job at Google last week!')).toBe('works at Google')
-    expect(occupation("I'm a grad student studying marine biology at UCSD")).toBe('grad student')
+    expect(occupation("I'm a grad student studying marine biology at UCSD")).toBe('marine biology grad student')
   })
 
   it('reads no work of "work has been" and no job from "work sucks"', () => {
@@ -1288,7 +1292,7 @@ describe('requests and states said in passing to an assistant', () => {
     const occupation = (data: string) => x(data).core_info?.occupation?.value
     expect(occupation('i am a freshman in college')).toBe('college student')
     expect(occupation('im a sophomore in high school')).toBe('high school student')
-    expect(occupation("I'm a freshman at Ohio State studying nursing")).toBe('student')
+    expect(occupation("I'm a freshman at Ohio State studying nursing")).toBe('nursing student')
     expect(occupation('my son is a freshman')).toBeUndefined()
     expect(events('I am 68, been retired for a few years now')).not.toContain('am 68, been retired for a few years now')
   })
@@ -3579,7 +3583,7 @@ describe('origins, trips, studies and career changes said in chat', () => {
   it('makes a plain student precise with what they study', () => {
     expect(job("I'm a student, going to school for nursing")).toBe('nursing student')
     expect(job('i am a student majoring in history')).toBe('history student')
-    expect(job('i am a college student majoring in history')).toBe('college student')
+    expect(job('i am a college student majoring in history')).toBe('history student')
     expect(job('studying biology at uni')).toBe('biology student')
     expect(job("i'm a student")).toBe('student')
     expect(job('i am a nurse, studying for the bar exam')).toBe('nurse')
@@ -4034,6 +4038,142 @@ describe('what a message to an assistant says of the person', () => {
       expect(events(said), said).not.toContain('is moving')
   })
 
+  it('reads an age before "btw" and a relative with an adverb after it', () => {
+    expect(core('im 27 btw and i live in manila', 'age')).toBe(27)
+    expect(core("I'm 31 fyi", 'age')).toBe(31)
+    expect(core('i am 52 by the way', 'age')).toBe(52)
+    expect(core('i am 6 feet tall btw', 'age')).toBeUndefined()
+    expect(events('me and my girlfriend just got engaged last weekend')).toEqual(['got engaged with their girlfriend'])
+    expect(events('my best friend and i finally moved to Denver')).toEqual(['moved to Denver with their best friend'])
+  })
+
+  it('reads what "we" do as the person\'s own, and nothing done to each other', () => {
+    expect(events("we're renovating the kitchen")).toEqual(['is renovating the kitchen'])
+    expect(events('we have been saving up for a house')).toEqual(['has been saving up for a house'])
+    expect(events('we go to yosemite every summer')).toEqual(['goes to yosemite every summer'])
+    expect(events('we grow corn and soybeans on the farm')).toEqual(['grows corn and soybeans on the farm'])
+    expect(interests('our family is going to Italy this summer')).toEqual(['travel:Italy'])
+    for (const said of [
+      'we live together',
+      'we train together every week',
+      'we share some common interests',
+      'we play with his toys',
+      'we go home after that',
+      'we sell first',
+      'we all need more sleep',
+      'we are working',
+    ])
+      expect(x(said).memories, said).toBeUndefined()
+    expect(interests('my family is from Italy')).toEqual([])
+  })
+
+  it('reads where a home was bought as where the person lives, and not a second home', () => {
+    expect(place('we just bought our first house in Austin!')).toBe('Austin')
+    expect(place('my husband and i just bought a house in Leeds')).toBe('Leeds')
+    expect(place('we bought a vacation home in Florida')).toBeUndefined()
+    expect(place('I bought a house in the suburbs')).toBeUndefined()
+  })
+
+  it('keeps the relative who reports a fact of the person', () => {
+    expect(events('my husband thinks im crazy for collecting vinyl')).toEqual(['has a husband'])
+    expect(events("my sister says I'm too stubborn")).toEqual(['has a sister'])
+    expect(events('my friend said her husband is a pilot')).toEqual([])
+  })
+
+  it('keeps where the person is originally from beside where they live', () => {
+    const moved = x('im from brazil originally but i live in berlin now')
+    expect(moved.core_info?.location?.value).toBe('Berlin')
+    expect(moved.memories?.map((m) => m.event)).toEqual(['is originally from Brazil'])
+    expect(events("I'm originally from Kerala, now in Dubai")).toEqual(['is originally from Kerala'])
+  })
+
+  it('reads the subject of a first degree, and the subject studied part time', () => {
+    expect(job("I'm finishing my degree in psychology while working as a barista")).toBe('psychology student')
+    expect(job("I'm doing a bachelors in computer science")).toBe('computer science student')
+    expect(job('I study nursing part time')).toBe('nursing student')
+    expect(job("I'm doing my degree in London")).toBe('college student')
+    expect(job("I'm finishing my degree in may")).toBe('college student')
+    expect(job('I am getting my degree in the fall')).toBe('college student')
+    expect(job("I'm doing my masters in computer science")).toBe('computer science graduate student')
+  })
+
+  it('reads the subject after a level of study, and no place or time as one', () => {
+    expect(job("i'm a PhD student in neuroscience at UCL, 3rd year")).toBe('neuroscience phd student')
+    expect(job("I'm a masters student studying economics")).toBe('economics masters student')
+    expect(job("I'm a student in computer science")).toBe('computer science student')
+    expect(job("I'm a grad student in London")).toBe('grad student')
+    expect(job("I'm a student in my final year")).toBe('student')
+  })
+
+  it('reads a trip come back from, a move after a comma, and no second thing from a verdict', () => {
+    expect(interests('just got back from a week in Lisbon with my girlfriend, best trip ever')).toEqual([
+      'travel:Lisbon',
+    ])
+    expect(interests("we're back from our honeymoon in Bali")).toEqual(['travel:Bali'])
+    expect(interests('got back from work late')).toEqual([])
+    expect(events("We're a military family, moving to Germany next summer")).toEqual(['is moving to Germany'])
+    expect(interests('currently reading dune and loving it')).toEqual(['books:dune'])
+  })
+
+  it('reads a job two people share, a count of places, a style request and a topic kept out', () => {
+    expect(job('my wife and i are both teachers')).toBe('teacher')
+    expect(job('we are both nurses')).toBe('nurse')
+    expect(events('my wife and i are both teachers')).toEqual(['has a wife'])
+    expect(interests('we are both big fans of jazz')).toEqual(['music:jazz'])
+    expect(x('i am friends with her').memories).toBeUndefined()
+    expect(place("i've lived in 6 countries but japan felt most like home")).toBeUndefined()
+    expect(place('I have lived in several different states')).toBeUndefined()
+    expect(interests('I prefer short answers with bullet points')).toEqual([])
+    expect(x('I prefer short answers with bullet points').preferences?.conversation_style?.value).toBe('concise')
+    const podcasts = x('can you suggest some podcasts? i like history and true crime, nothing political')
+    expect(podcasts.preferences?.topics_to_avoid?.map((t) => t.value)).toEqual(['politics'])
+    expect(x('no politics please').preferences?.topics_to_avoid?.map((t) => t.value)).toEqual(['politics'])
+    expect(x('no meat please').preferences?.topics_to_avoid).toBeUndefined()
+    expect(x('no news is good news').preferences?.topics_to_avoid).toBeUndefined()
+    expect(x('No politics, no religion? What do you talk about?').preferences?.topics_to_avoid).toBeUndefined()
+  })
+
+  it('reads a young child named by age group, and a trip after a comma', () => {
+    expect(events('we have a toddler and a dog')).toEqual(['has a toddler'])
+    expect(events('our newborn is not sleeping')).toEqual(['has a newborn'])
+    expect(x('we have a child advocacy group').memories).toBeUndefined()
+    const trip = x('need a packing list, heading to iceland with my dad next week')
+    expect(interestsIn(trip)).toEqual(['travel:Iceland'])
+    expect(trip.memories?.map((m) => m.event)).toEqual(['is going to iceland with their dad next week'])
+  })
+
+  it('reads a dance named before "dance", and an age that opens a bio before who the person is', () => {
+    expect(interests('I pole dance on weekends')).toEqual(['hobbies:pole dancing'])
+    expect(interests('I line dance every friday')).toEqual(['hobbies:line dancing'])
+    expect(interests('I also dance')).toEqual(['hobbies:dancing'])
+    const bio = x('me: 22, junior at ohio state, majoring in econ, obsessed with formula 1')
+    expect(bio.core_info?.age?.value).toBe(22)
+    expect(bio.core_info?.occupation?.value).toBe('econ student')
+    expect(interestsIn(bio)).toEqual(['sports:formula 1'])
+    expect(core("20, that's a lot", 'age')).toBeUndefined()
+    expect(core('10, he said', 'age')).toBeUndefined()
+  })
+
+  it('reads a year of school with its school, a favourite of now, recovery, and no condition only suspected', () => {
+    expect(job("i'm a sophomore in college studying biology, want to go to med school")).toBe('biology student')
+    expect(job("I'm a senior in high school and I play on the volleyball team")).toBe('high school student')
+    expect(job("I'm a junior at Ohio State majoring in econ")).toBe('econ student')
+    expect(job("I'm a senior and I love bingo")).toBeUndefined()
+    expect(interests('my favorite show right now is severance')).toEqual(['movies_tv:severance'])
+    const recovery = x('in recovery from an eating disorder, please avoid talking about calories')
+    expect(recovery.memories?.map((m) => m.event)).toEqual(['is in recovery from an eating disorder'])
+    expect(recovery.preferences?.topics_to_avoid?.map((t) => t.value)).toEqual(['calories'])
+    expect(x('my therapist thinks i have adhd, getting tested next week').memories).toBeUndefined()
+    expect(events('my doctor says I have diabetes')).toEqual(['has diabetes'])
+  })
+
+  it('reads a time of day written with full stops inside one sentence', () => {
+    expect(events('We practice every day from 6 p.m. to 9 p.m. after school')).toEqual([
+      'practices every day from 6 pm to 9 pm',
+    ])
+    expect(events('I wake up at 5 a.m. I love it')).not.toContain('wakes up at 5 a')
+  })
+
   it('reads the request forms in linear time', () => {
     const long = 'a '.repeat(20_000)
     expectLinear(
@@ -4096,6 +4236,35 @@ describe('what a message to an assistant says of the person', () => {
       `i have been to the zoo${' and'.repeat(20_000)} saw`,
       `i will be moving in with my ${long}`,
       `we will be moving in the ${'spring '.repeat(20_000)}`,
+    )
+  })
+
+  it('reads "we", relatives, studies, trips and times of day in linear time', () => {
+    const long = 'a '.repeat(20_000)
+    expectLinear(
+      `i am ${'5 '.repeat(20_000)}btw`,
+      `me and my ${'just '.repeat(20_000)}got engaged`,
+      `we go ${'together '.repeat(20_000)}`,
+      `our family is ${'really '.repeat(20_000)}going`,
+      `i am finishing my degree in ${long}`,
+      `i study ${'nursing '.repeat(20_000)}part time`,
+      `${'6 p.m. '.repeat(20_000)}`,
+      `we bought a ${'new '.repeat(20_000)}house in ${long}`,
+      `i am a phd student in ${long}`,
+      `just got back from a ${'week '.repeat(20_000)}in lisbon`,
+      `reading ${'dune and '.repeat(10_000)}loving it`,
+      `we are a family${', moving to x'.repeat(5_000)}`,
+      `my wife and i are both ${'big '.repeat(20_000)}teachers`,
+      `i have lived in ${'6 '.repeat(20_000)}countries`,
+      `i prefer ${'short '.repeat(20_000)}answers`,
+      `nothing ${'too '.repeat(20_000)}political`,
+      `we have a ${'newborn '.repeat(20_000)}`,
+      `i ${'pole '.repeat(20_000)}dance`,
+      `me: 22, ${'junior '.repeat(20_000)}`,
+      `22${', obsessed with x'.repeat(5_000)}`,
+      `i am a junior at ${'the '.repeat(20_000)}majoring in econ`,
+      `my favorite show ${'right now '.repeat(10_000)}is x`,
+      `in recovery from ${long}, please avoid ${long}`,
     )
   })
 })

@@ -4,6 +4,7 @@ import { OCCUPATIONS } from './lexicon-core.js'
 import { nlpHas } from './nlp.js'
 import { CATEGORY_OF, HOBBY_AGENTS } from './lexicon-interests.js'
 import { pattern } from './regex.js'
+import { ADV, ADVERB_WORD } from './adverbs.js'
 import { HOUSEHOLD_COUNT, SHARED_VERBS, singular, THE_HOUSEHOLD } from './text.js'
 
 /** A clause's own verb phrases: what comes before the first coordinated verb, and each clause made from the rest. */
@@ -188,6 +189,7 @@ const FRAGMENT_STATE = new RegExp(pattern`
   working (?:as|at|in|for|on (?=(?:a|an|the|our|my) (?:farm|ranch|boat|ship)\b))|in (?=[a-z]+$)|
   thinking (?:about|of)|(?:a )?(?:proud )?(?:mom|mum|dad|mother|father|parent) of|more of an?|
   (?:so |really |super |very )?(?:stressed|exhausted|anxious|nervous|worried|burned out|burnt out)|
+  in recovery (?:from|for)|in remission|in therapy|
   (?:first|second|third|fourth|final|last|\d(?:st|nd|rd|th))[- ]year)\b`)
 /** FRAGMENT_STATE's roles that take the article chat leaves out: "dad of two", "nurse by trade". */
 const ROLE_WITHOUT_ARTICLE = new RegExp(pattern`^(?=(?:proud )?(?:mom|mum|dad|mother|father|parent) of|
@@ -351,14 +353,12 @@ export function fragmentClause(text: string): string | undefined {
   return undefined
 }
 
+/** A relative: "my sister", "my best friend"; the second word is never an adverb ("my girlfriend just"). */
+const RELATIVE = `(?:my|our) [a-z]+(?: (?!${ADVERB_WORD}\\b)[a-z]+)?`
 /** "my husband and i love", "sam and i moved", "both my friend and i love": who else (1) and the verb (2). */
-const PARTNER_AND_I = new RegExp(
-  `^(?:both )?((?:my|our) [a-z]+(?: [a-z]+)?|${THE_HOUSEHOLD}|[a-z]+) and i (?:both |all )?(${SHARED_VERBS})\\b`,
-)
+const PARTNER_AND_I = new RegExp(`^(?:both )?(${RELATIVE}|${THE_HOUSEHOLD}|[a-z]+) and i ${ADV}(${SHARED_VERBS})\\b`)
 /** "me and my friend love hiking", "me and sam moved", "me and the family took": who else (1) and the verb (2). */
-const ME_AND_PARTNER = new RegExp(
-  `^me and ((?:my|our) [a-z]+(?: [a-z]+)?|${THE_HOUSEHOLD}|[a-z]+) (?:both |all )?(${SHARED_VERBS})\\b`,
-)
+const ME_AND_PARTNER = new RegExp(`^me and (${RELATIVE}|${THE_HOUSEHOLD}|[a-z]+) ${ADV}(${SHARED_VERBS})\\b`)
 
 /**
  * Who did it with the person when the subject names both ("my kids and i went to the museum"), in the third person
@@ -370,14 +370,31 @@ export function partnerOf(text: string): string | undefined {
   return partner.replace(/^(?:my|our) /, 'their ').replace(/^the (?=(?:family|fam|wife|husband|hubby)$)/, 'their ')
 }
 
+/** "our family is going to italy": the household on the move, the person with it (not "my family is from italy"). */
+const FAMILY_ON_THE_MOVE = new RegExp(
+  `^(?:our|my) family is (?=${ADV}(?:going|moving|heading|flying|driving|visiting|travell?ing|taking a trip)\\b)`,
+)
+
+/** "i am both teachers", "i am nurses" (from "we are both nurses"): a job two people share, in the plural. */
+const SHARED_JOB = /^i (am|was) (?:both |all )?((?:[a-z-]+ ){0,2}?)([a-z-]+s)\b/
+
+/** "i am both software engineers" -> "i am a software engineer": one of the two, when the noun is a job or a fan. */
+function oneOfTheTwo(said: string, be: string, before: string, plural: string): string {
+  const job = singular(plural)
+  if (job === plural || (!OCCUPATIONS.has(job) && job !== 'fan')) return said
+  return `i ${be} ${/^[aeiou]/.test(before || job) ? 'an' : 'a'} ${before}${job}`
+}
+
 /** "my husband and i love to travel" -> "i love to travel": the person is part of the subject. */
 export function ownPartOfSubject(text: string): string {
   const asI = (_m: string, _who: string, v: string) => `i ${v === 'are' ? 'am' : v === 'were' ? 'was' : v}`
   return text
     .replace(PARTNER_AND_I, asI)
     .replace(ME_AND_PARTNER, asI)
+    .replace(FAMILY_ON_THE_MOVE, 'we are ')
     .replace(/^i are\b/, 'i am')
     .replace(/^i were\b/, 'i was')
+    .replace(SHARED_JOB, oneOfTheTwo)
 }
 
 /** Degree and time adverbs after "i am" (global: String#replace starts every search from the beginning). */

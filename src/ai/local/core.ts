@@ -178,7 +178,7 @@ const AGE_RULES: [RuleId, RegExp, number, boolean][] = [
     'age.bare',
     new RegExp(
       `\\bi am ${ADV}${AGE}(?= ?(?:,|now\\b|and\\b|so\\b|but\\b|with\\b|after all\\b|already\\b|myself\\b|baby\\b|` +
-        'lol\\b|haha\\b|!|\\.|$|(?:there (?:is|are)|my|i|we|they)\\b))',
+        'lol\\b|haha\\b|btw\\b|fyi\\b|tbh\\b|by the way\\b|!|\\.|$|(?:there (?:is|are)|my|i|we|they)\\b))',
     ),
     0.85,
     true,
@@ -287,10 +287,31 @@ function ruleDecade(text: string, ctx: RuleContext): void {
   ctx.acc.setCore('age', decade + IN_DECADE[match[1] ?? 'mid']!, DECADE_CONFIDENCE, 'age.decade', match)
 }
 
+/** Words that say who a person is, after an age in a bio ("22, junior at ohio state"), beside the jobs. */
+const BIO_WORDS = new Set(
+  `student freshman sophomore junior senior grad undergrad single married divorced widowed retired mom dad mum parent
+  newlywed`.split(/\s+/),
+)
+/** "22, junior at ohio state", "me: 41, nurse": an age opening a bio (1), and who the person is after it (2). */
+const BIO_AGE =
+  /^(?:[a-z' ]{1,30}:\s*)?\(?(\d{2})\)?,\s*(?:a |an )?((?:[a-z-]+ ){0,2}[a-z-]+)(?=$|[,.!]| (?:at|in|from|and|of)\b)/
+
+/** An age that opens a bio, when what follows it says who the person is: true when it set the age. */
+function ruleBioAge(clause: ClauseInfo, ctx: RuleContext): boolean {
+  const bio = BIO_AGE.exec(clause.text)
+  const who = bio?.[2]!.split(' ').at(-1)
+  if (!bio || !who || (!BIO_WORDS.has(who) && !OCCUPATIONS.has(who))) return false
+  const age = Number(bio[1])
+  if (age < 10) return false
+  ctx.acc.setCore('age', age, 0.8, 'age.bio', bio)
+  return true
+}
+
 export function ruleAge(clause: ClauseInfo, ctx: RuleContext): void {
   if (clause.hedged || clause.desire) return
   ruleBirth(clause.text, ctx)
   ruleDecade(clause.text, ctx)
+  if (ruleBioAge(clause, ctx)) return
   for (const [rule, re, conf, bare] of AGE_RULES) {
     const match = re.exec(clause.text)
     if (!match) continue
@@ -453,6 +474,18 @@ const LOC_RULES: [RuleId, RegExp, number, PlaceMode][] = [
         '(?:flat|apartment|house|home|place|condo|studio|townhouse|dorm) )(?:in|near) (.+)$',
     ),
     0.8,
+    'known',
+  ],
+  // "we just bought our first house in austin": a home bought, where the person lives, known by name only (not "a
+  // vacation home in florida")
+  [
+    'location.bought-home-in',
+    new RegExp(
+      `\\b(?:i|we) ${ADV}(?:have )?(?:bought|purchased|closed on) (?:a|an|our|my|the) ` +
+        "(?:(?!(?:vacation|holiday|summer|beach|lake|second|rental|investment|weekend)\\b)[a-z'-]+ ){0,2}?" +
+        '(?:house|home|condo|flat|apartment|townhouse|place) (?:in|near) (.+)$',
+    ),
+    0.75,
     'known',
   ],
   // "i just started grad school in toronto", "i go to college in boston": where the person studies, a known place
@@ -714,7 +747,12 @@ function knownPlace(phrase: string, ctx: RuleContext): boolean {
  */
 export type PlaceMode = 'known' | 'strict' | 'loose'
 
+/** A count of places, which names no one place: "i have lived in 6 countries", "several different states". */
+const MANY_PLACES =
+  /^(?:\d+|two|three|four|five|six|seven|eight|nine|ten|several|many|multiple|various|a few|a couple of)\b/
+
 /** The place named by a phrase after "live in", or undefined if it does not look like a place. */
+
 export function placeOf(raw: string, mode: PlaceMode, ctx: RuleContext): { value: string; factor: number } | undefined {
   let place = raw
     .replace(/\b(?:in|since|back in) (?:19|20)\d\d\b.*$/, '')
@@ -760,7 +798,7 @@ export function placeOf(raw: string, mode: PlaceMode, ctx: RuleContext): { value
   place = place.replace(/^(?:(?:19|20)\d\d|the \d0s)\b\s*/, '').trim()
   if (!place || place.split(/\s+/).length > 5) return undefined
   const first = place.split(' ')[0]
-  if (NOT_PLACES.has(place) || NOT_PLACE_FIRST.has(first)) return undefined
+  if (NOT_PLACES.has(place) || NOT_PLACE_FIRST.has(first) || MANY_PLACES.test(place)) return undefined
   const placeWords = placesIn(place)
   const core = place.replace(/^(?:a|an|the)\s+/, '')
   // a dwelling is no location ("i live in a big old house")
@@ -796,6 +834,9 @@ export function placeOf(raw: string, mode: PlaceMode, ctx: RuleContext): { value
   return undefined
 }
 
+/** A memory of where the person comes from: said outright, as a standing fact is (memory.is). */
+const ORIGIN_CONFIDENCE = 0.55
+
 export function ruleLocation(clause: ClauseInfo, ctx: RuleContext): void {
   if (clause.hedged || clause.desire) return
   for (const [rule, re, conf, mode] of LOC_RULES) {
@@ -818,7 +859,13 @@ export function ruleLocation(clause: ClauseInfo, ctx: RuleContext): void {
     // "from brazil originally": the place in the second group
     const said = rule === 'location.live-in' ? head.replace(/^us(?=$|[ ,.!?])/, 'the us') : (match[1] ?? match[2])!
     const place = placeOf(rule === 'location.business-in' ? match[2]! : said, mode, ctx)
-    if (place) ctx.acc.setCore('location', place.value, conf * place.factor, rule, match)
+    if (!place) return
+    ctx.acc.setCore('location', place.value, conf * place.factor, rule, match)
+    // where the person comes from outlasts the weak location that where they live replaces
+    if (rule === 'location.originally-from') {
+      const event = `is originally from ${place.value}`
+      ctx.acc.addMemory({ event, importance: 'low', confidence: ORIGIN_CONFIDENCE }, rule, match)
+    }
     return
   }
 }

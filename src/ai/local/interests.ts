@@ -39,10 +39,14 @@ const AM_MILD = pattern`into|fond of|interested in|keen on|hooked on|big on|
 /** Degree words between "i am" and "into": "i am really big into", "i am heavily into". */
 const AM_INTO_DEGREE = '(?:so |very |quite |super |totally |pretty |big |huge |heavily |deeply |hugely |more |mostly )?'
 
-/** Ways of being reached, which no one likes as a pastime: "i prefer text over calls", "i like email better". */
-/** How to be reached ("text over calls"); a title that starts with such a word is none ("call of duty"). */
-const COMMUNICATION =
-  /^(?:text|texts|texting|email|emails|e-mail|calls?|phone calls?|voice notes?|video calls?)\b(?! of\b)/
+/**
+ * Ways of being reached or answered, which no one likes as a pastime: "i prefer text over calls", "i like email
+ * better", "i prefer short answers with bullet points" (a style). A title that starts with such a word is none ("call
+ * of duty").
+ */
+const COMMUNICATION = new RegExp(pattern`^(?:text|texts|texting|email|emails|e-mail|calls?|phone calls?|voice notes?|
+  video calls?|(?:(?:short|shorter|long|longer|brief|detailed|quick|simple|concise|clear|direct|plain|straight)\s+)*
+  (?:answers?|responses?|replies|explanations?|summaries|bullet points))\b(?! of\b)`)
 
 /** A comparison after what is liked: "..., just like your pet cow", "... like you do". */
 const LIKE_COMPARED = /,?\s*(?:just|exactly|much) like\b.*$|\s+like (?:your|you)\b.*$/
@@ -123,6 +127,10 @@ const VACATION_AT = rx`\\b(?:i|we) ${ADV}(?:vacation|holiday|summer|winter) (?:a
 /** "i do follow football", "i keep up with the nba": a sport (1) followed. */
 const FOLLOW_SPORT = new RegExp(pattern`\bi ${ADV}(?:follow|keep up with|am following) (?:the )?
   ([a-z0-9]+(?: [a-z]+)?)(?=$|,| (?:and|but|so|on|a lot|closely|religiously|every|too)\b)`)
+/** Dances whose first word is a verb or an adjective as well: "i line dance", "i swing dance". */
+const DANCE_WORDS = new Set(['line', 'swing', 'break', 'tap', 'square', 'street', 'folk'])
+/** What a word before "dance" is when it names no dance: "i also dance", "i can dance", "i love to dance". */
+const NOT_A_DANCE = '(#Adverb|#Verb|#Modal|#Pronoun|#Adjective|#Preposition|#Conjunction|#Determiner)'
 /** "i rock climb", "i line dance": the noun (1) and the verb (2) of a pastime of two words. */
 const COMPOUND_VERB = rx`\\bi ${ADV}([a-z]+) (climb|dance|skate|dive|watch|fish|surf|ski|jump|board|ride|hunt|sail)\\b`
 
@@ -403,6 +411,9 @@ const POINTED_KINDS = new Set(['hobbies', 'sports', 'music', 'food'])
 const EVENT_WORD = /^(?:concerts?|shows?|games?|class(?:es)?|lessons?|matches)$/
 const PRESENT_LIKE: Record<string, string> = { loved: 'love', liked: 'like', enjoyed: 'enjoy', adored: 'adore' }
 
+/** When a favourite holds, said after its kind: "(my favorite show) right now", "(my favorite band) of all time". */
+const FAVORITE_WHEN = /\s+(?:right now|at the moment|currently|lately|these days|of all time|ever|so far|atm|rn)$/
+
 /** "my favorite food is pizza", "horror movies are my favorite", "my favorite thing to do is hike". */
 function ruleFavorite(clause: ClauseInfo, ctx: RuleContext): boolean {
   const text = clause.text.replace(FAVORITE_OF_MINE, 'my $1favorite')
@@ -414,7 +425,8 @@ function ruleFavorite(clause: ClauseInfo, ctx: RuleContext): boolean {
     match = BEST_IS.exec(text)
     if (match) rule = 'interest.best-is'
   }
-  if (match) [head, value] = [match[1], match[2]]
+  // "my favorite show right now is severance": when the favourite holds is no part of its kind
+  if (match) [head, value] = [match[1]?.replace(FAVORITE_WHEN, ''), match[2]]
   // "my favorite is pizza" names the favourite's kind by the value; "my go-to is pizza" leaves it open
   if (match && head === undefined && !/\bfavorite/.test(match[0])) return false
   if (!match) {
@@ -770,13 +782,15 @@ const I_VISIT = new RegExp(
     '\\s+(.+)$',
 )
 /**
- * "before our trip to tokyo in april", "help me plan a trip to japan", "we are flying to italy next month": a place
- * (1) the person is going to or went to; only a place the gazetteer knows.
+ * "before our trip to tokyo in april", "help me plan a trip to japan", "we are flying to italy next month", "just got
+ * back from a week in lisbon": a place (1) the person is going to or went to; only a place the gazetteer knows.
  */
 const TRIP_TO = new RegExp(pattern`\b(?:(?:my|our) (?:upcoming |next |first |big |last |recent )?(?:trip|vacation|
   holiday|honeymoon|getaway) to|(?:plan|planning|booked|booking|book|take|taking|going on|went on|took) (?:a|an|my|
   our) (?:[a-z0-9-]+ ){0,2}(?:trip|vacation|holiday|honeymoon|getaway) to|
-  (?:i am|we are) (?:going to visit|visiting|(?:going|flying|heading|off) to))(?: the)? ([a-z.'-]+(?: [a-z.'-]+){0,3})`)
+  (?:i am|we are) (?:going to visit|visiting|(?:going|flying|heading|off) to)|
+  (?:got|came|am|are|just) back from(?: (?:a|an|one|two|three|\d+|a few|our|my) (?:weeks?|months?|days?|weekend|
+  trip|vacation|holiday|honeymoon) (?:in|to|at))?)(?: the)? ([a-z.'-]+(?: [a-z.'-]+){0,3})`)
 /** "i have been on many cruises", "been on a few road trips": journeys (1) taken more than once. */
 const BEEN_ON_TRIPS = new RegExp(pattern`(?:\bi (?:have )?|^)been on (?:many|a few|several|lots of|a lot of|so many|
   countless|\d+|two|three|four|five|ten) (cruises|road trips|safaris|camping trips|hiking trips|fishing trips|
@@ -1271,7 +1285,11 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
   // "i rock climb", "when i line dance", "i scuba dive": a noun and a verb that name a pastime the lexicons know
   match = COMPOUND_VERB.exec(text)
   const compound = match ? `${match[1]} ${gerund(match[2]!)}` : ''
-  const compoundKind = compound ? knownAs(compound, PASTIME_KINDS) : undefined
+  // "i pole dance", "i belly dance": a noun before "dance" names a dance, whether the lexicons know it or not
+  const style = match?.[1] ?? ''
+  const dance =
+    match?.[2] === 'dance' && (DANCE_WORDS.has(style) || (nlpHas(style, '#Noun') && !nlpHas(style, NOT_A_DANCE)))
+  const compoundKind = compound ? (knownAs(compound, PASTIME_KINDS) ?? (dance ? 'hobbies' : undefined)) : undefined
   if (compoundKind) ctx.acc.addInterest(compoundKind, compound, 0.8, 'interest.activity-verb', match!)
   // abilities and ongoing activities: "i can sew", "i know how to surf", "i have been traveling the world"
   match = I_CAN_DO.exec(text)
@@ -1589,7 +1607,7 @@ export function ruleInterests(clause: ClauseInfo, ctx: RuleContext): void {
   if (ruleFavorite(clause, ctx)) return
   for (const [rule, re, conf] of LIKE_RULES) {
     const match = re.exec(clause.text)
-    // "i prefer text over calls": how to be reached, not a pastime
+    // "i prefer text over calls", "i like short answers": how to be reached or answered, not a pastime
     if (match && COMMUNICATION.test(match[1]!)) return
     // "i love your dog", "i love the name kathleen": the other speaker's thing, a name, no pastime
     if (match && /^(?:your|the name)\b/.test(match[1]!)) return

@@ -27,6 +27,9 @@ const KIN: Record<string, string> = {
   kiddo: 'kiddos',
   child: 'children',
   twin: 'twins',
+  newborn: 'newborns',
+  toddler: 'toddlers',
+  teenager: 'teenagers',
   stepson: 'stepsons',
   stepdaughter: 'stepdaughters',
   grandson: 'grandsons',
@@ -42,7 +45,9 @@ const KIN: Record<string, string> = {
 }
 const SINGULAR = new Map(Object.entries(KIN).flatMap(([one, many]) => [[one, one] as const, [many, one] as const]))
 /** Children are the person's when "our" or "we have" names them ("our kids"); a sibling or a spouse is not. */
-const CHILDREN = new Set('son daughter kid kiddo child twin stepson stepdaughter grandson granddaughter'.split(' '))
+const CHILDREN = new Set(
+  'son daughter kid kiddo child twin newborn toddler teenager stepson stepdaughter grandson granddaughter'.split(' '),
+)
 
 const NOUNS = [...SINGULAR.keys()].sort((a, b) => b.length - a.length).join('|')
 const COUNTS = pattern`two|three|four|five|six|2|3|4|5|6`
@@ -52,12 +57,12 @@ const KEPT = pattern`older|younger|big|little|baby|twin|step|adult|grown|teenage
 const FOND = pattern`awesome|amazing|wonderful|beautiful|lovely|sweet|adorable|cute|precious|crazy|wild|dear|darling`
 
 /**
- * "my sister", "my two older brothers", "our kids", "we have three kids": 1 whose, 2 a count, 3 the kept words, 4 the
- * noun. Not "my ex-wife", "my late husband", "my sister in law", "my friend's son" (the friend's), "my son's friend"
- * (the friend).
+ * "my sister", "my two older brothers", "our kids", "we have three kids", "we have a newborn": 1 whose, 2 a count, 3
+ * the kept words, 4 the noun. Not "my ex-wife", "my late husband", "my sister in law", "my friend's son" (the
+ * friend's), "my son's friend" (the friend).
  */
 const MENTION = new RegExp(
-  `\\b(my|our|we have) (?:(${COUNTS}) )?(?:(?:${FOND}) )?((?:(?:${KEPT}) )*)` +
+  `\\b(my|our|we have) (?:(?<=have )(?:a|an) )?(?:(${COUNTS}) )?(?:(?:${FOND}) )?((?:(?:${KEPT}) )*)` +
     '(?:(?:oldest|youngest|eldest|only|new|first|second|third|fourth|fifth) )?' +
     `(${NOUNS})\\b(?!-| in law|'s? (?:ex|late)\\b)`,
   'g',
@@ -78,6 +83,9 @@ const POSSESSED = new Set(
   job`.split(/\s+/),
 )
 
+/** Words that may follow a child the household has ("we have a toddler and a dog"), where a noun would go on. */
+const AFTER_CHILD_HAD = new Set('and but so who named called with now too already together at in on that'.split(' '))
+
 const article = (word: string) => (/^[aeiou]/.test(word) ? 'an' : 'a')
 
 /** A clause of a loss or a parting: "my wife left me", "i lost my husband" says no one is there now. */
@@ -97,6 +105,8 @@ export function kinMentions(text: string): KinMention[] {
     // "my sisters cat", "my brothers car": a possessive without its apostrophe, naming the relative's thing
     const next = /^ ([a-z]+)/.exec(text.slice(match.index + said!.length))?.[1]
     if (written !== noun && next && (PET_WORDS.has(singular(next)) || POSSESSED.has(next))) continue
+    // "we have a child advocacy group": a noun after the child's says what the household has
+    if (whose === 'we have' && next && !AFTER_CHILD_HAD.has(next)) continue
     const plural = count !== undefined || written !== noun
     const words = `${kept ?? ''}${plural ? KIN[noun] : noun}`
     const phrase = count ? `${count} ${words}` : plural ? words : `${article(words)} ${words}`

@@ -569,12 +569,11 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
     if (acc.trace) acc.trace.clause = info.text
     acc.companion = info.companion
     const kinBefore = kin.length
-    if (!info.reported) {
-      // "my kids and i went": the relative left the clause's words for its companion
-      if (info.companion) kin.push(...kinMentions(info.companion.replace(/^their /, 'my ')))
-      kin.push(...kinMentions(info.text))
-      pets.push(...petMentions(info.text))
-    }
+    // "my kids and i went": the relative left the clause's words for its companion
+    if (info.companion && !info.reported) kin.push(...kinMentions(info.companion.replace(/^their /, 'my ')))
+    // "my husband thinks i am crazy": what is reported is weak, but the relative who says it is the person's
+    kin.push(...kinMentions(info.text))
+    if (!info.reported) pets.push(...petMentions(info.text))
     if (info.reported) {
       // what others say of the person is only weak evidence of a trait ("people say i am stubborn")
       rulePeopleSay(info, ctx)

@@ -189,10 +189,13 @@ const PRONOUN_STATEMENT = re(`\\b(?:my pronouns are|i use|i go by|pronouns:?) ($
 /** A bare set ("she/they"), by itself or after an identity ("non-binary, she/they"): never inside a sentence. */
 const PRONOUN_ALONE = re(`^(?:(?:${IDENTITIES})\\s*,?\\s*)?\\(?(${PRONOUN_SET})\\)?(?: pronouns)?(?: please| pls)?$`)
 
-/** "my doctor says i have ...": a condition found by whoever treats the person is the person's own (not "might"). */
+/**
+ * "my doctor says i have ...": a condition found by whoever treats the person is the person's own (not "might", nor
+ * what they only think before a test: "my therapist thinks i have adhd, getting tested next week").
+ */
 const CLINICIAN_SAYS = new RegExp(pattern`^(?:my|the|a) (?:doctor|doc|therapist|psychiatrist|psychologist|gp|
   neurologist|cardiologist|dermatologist|specialist|physio|physiotherapist|dentist|counselor|counsellor)
-  \s(?:says|said|thinks|told me|confirmed)(?: that)? (?=i (?:have|am)\b|my [a-z]+)`)
+  \s(?:says|said|told me|confirmed)(?: that)? (?=i (?:have|am)\b|my [a-z]+)`)
 
 const isOwnClause = (text: string): boolean => !OTHER_SUBJECT.test(text) || OWN_SUBJECT.test(text)
 

@@ -80,11 +80,15 @@ export function occupationFrom(phrase: string, strict: boolean): Finding | undef
     .replace(/^(?:rn|np|lpn|cna|swe)$/, (short) => SHORT_JOBS[short]!)
   if (/^stay[- ]at[- ]home\b/.test(cleaned)) return { kind: 'job', value: 'stay-at-home parent', conf: 0.85 }
   // "a freshman at ohio state", "a sophomore in high school": a year of school said as a role
-  const schoolYear = /^(?:freshman|sophomore)\b/.exec(cleaned)
+  // "a junior at ohio state", "a senior in high school": "junior" and "senior" only with the school ("a senior" may
+  // be an older person)
+  const schoolYear = /^(freshman|sophomore|junior|senior)\b/.exec(cleaned)
   if (schoolYear) {
-    const school = /\b(?:in|at) (high school|college|uni|university)\b/.exec(phrase)?.[1]
+    const school =
+      /\b(?:in|at) (high school|college|uni|university)\b/.exec(phrase)?.[1] ??
+      /\bat (?:the )?(?:university of [a-z]+|[a-z]+(?: [a-z]+)? (?:state|university|college|tech))\b/.exec(phrase)?.[0]
     const value = school === 'high school' ? 'high school student' : school ? 'college student' : 'student'
-    return { kind: 'job', value, conf: 0.8 }
+    if (school || /^(?:freshman|sophomore)$/.test(schoolYear[1]!)) return { kind: 'job', value, conf: 0.8 }
   }
   // "a 3rd year phd in marine biology": a degree under way said as a role
   if (DEGREE_AS_ROLE.test(cleaned)) return { kind: 'job', value: 'graduate student', conf: 0.8 }
@@ -355,7 +359,8 @@ const STUDYING = new RegExp(pattern`^(?:i ${ADV}(?:am studying|study|am majoring
   (?:studying|majoring in|going (?:back )?to (?:school|college|university|uni) for))
   \s(?!(?:for|to|at|with|in|on|hard|all|my|the|a|an|it|them|that|this|these|those|abroad|online|now|right|again|late|
   every|so|too|a lot|together|while|many|several|some|more|other|different|languages?)\b)
-  ([a-z][a-z-]*(?: [a-z][a-z-]*){0,2}?)(?= and\b| at\b| in\b| btw\b| now\b|,|$)`)
+  ([a-z][a-z-]*(?: [a-z][a-z-]*){0,2}?)(?= and\b| at\b| in\b| btw\b| now\b| (?:part|full)[- ]time\b| online\b|
+  \swhile\b| because\b| but\b| so\b|,|$)`)
 /** "i am doing my masters in data science", "i am finishing my phd": the degree (1). */
 const DOING_DEGREE = new RegExp(
   `\\bi (?:am )?${ADV}(?:doing|finishing|pursuing|getting|working on|studying for|working towards|in|` +
@@ -710,20 +715,52 @@ function ruleCareerSwitch(clause: ClauseInfo, ctx: RuleContext): boolean {
   return true
 }
 
+/**
+ * What follows a student said by level or year ("a grad student studying x", "a sophomore in college studying x"):
+ * the words (1) that may name the subject.
+ */
+const STUDENT_THEN = new RegExp(pattern`\b(?:student|freshman|sophomore|junior|senior)(?: (?:in|at) (?:college|
+  university|uni|high school))?,? (?:who is |and )?(.+)$`)
+
+/** A student named by the level of study alone, which a subject makes precise. */
+const LEVEL_STUDENT =
+  /^(?:phd|grad|graduate|masters?|master's|doctoral|undergrad|undergraduate|college|university|uni) student$/
+
 /** "i am studying biology", "majoring in history": "biology student"; true when it set the occupation. */
 function ruleStudying(clause: ClauseInfo, ctx: RuleContext): boolean {
   const match = clause.negated ? null : (STUDYING.exec(clause.text) ?? MY_MAJOR.exec(clause.text))
   const studied = match ? (match[1] ?? match[2]!) : ''
   // "studying french next": a language, whatever follows it; a school said before it names the student already
   const field = studied.split(' ')
-  // "i'm a student, going to school for nursing": the subject makes a plain "student" said before it precise
-  // ("a grad student studying marine biology" keeps the level it said)
-  const plainStudent = ctx.acc.coreValue('occupation') === 'student'
-  const known = ctx.acc.hasCore('occupation') && !plainStudent
+  // "i'm a student, going to school for nursing": the subject makes a student said before it precise, and replaces
+  // it; a level of study stays ("a grad student studying marine biology": "marine biology grad student")
+  const current = String(ctx.acc.coreValue('occupation') ?? '')
+  const plainStudent = current === 'student'
+  const level = LEVEL_STUDENT.test(current) ? current : undefined
+  const known = ctx.acc.hasCore('occupation') && !plainStudent && !level
   if (!match || known || field.some((word) => isLanguage(word) || word === 'next')) return false
-  const confidence = plainStudent ? 0.95 : 0.7
-  ctx.acc.setCore('occupation', `${ctx.cases.restore(studied)} student`, confidence, 'occupation.studying', match)
+  const confidence = plainStudent || level ? 0.95 : 0.7
+  // a college student of history is a history student
+  const kind = level && !/^(?:college|university|uni) /.test(level) ? level : 'student'
+  const student = `${ctx.cases.restore(studied)} ${kind}`
+  ctx.acc.setCore('occupation', student, confidence, 'occupation.studying', match)
   return true
+}
+
+/**
+ * "i am finishing my degree in psychology": a psychology student, read as "i am studying psychology" is; not a place
+ * or a time ("my degree in london", "in may", "in two years"). True when it set the occupation.
+ */
+function degreeSubject(degree: RegExpExecArray, clause: ClauseInfo, ctx: RuleContext): boolean {
+  const subject = /^ in ([a-z][a-z ]*)/.exec(clause.text.slice(degree.index + degree[0].length))?.[1]
+  return !!subject && namesSubject(subject, ctx) && ruleStudying({ ...clause, text: `i am studying ${subject}` }, ctx)
+}
+
+/** Whether what follows "in" may be a subject of study: not a place, a month or a count ("in london", "in may"). */
+function namesSubject(phrase: string, ctx: RuleContext): boolean {
+  const first = phrase.split(' ')[0]!
+  if (MONTHS.includes(first) || /^(?:the|a|an|my|our|one|two|three|\d)\b/.test(first)) return false
+  return !placeKind(first, (word) => ctx.cases.isCapitalised(word)) && !ctx.cases.isCapitalised(first)
 }
 
 export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
@@ -882,8 +919,14 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
     const both = jobs.length > 1 ? { ...jobs[0]!, value: joined } : jobs[0] && { ...jobs[0], value: jobs[0].value + at }
     found = emit(both, ctx, 'occupation.i-am-a', match) || found
     // "i am a college student majoring in history": the subject after the student, read as a clause of its own
-    const after = /\bstudent,? (?:who is |and )?(.+)$/.exec(text)?.[1]
-    if (found && after) ruleStudying({ ...clause, text: `i am ${after.replace(/^am /, '')}` }, ctx)
+    // "a phd student in neuroscience": the subject after "in", when it is no place or time
+    // "a junior at ohio state majoring in econ": the school said before the subject
+    const after = STUDENT_THEN.exec(text)?.[1]
+      ?.replace(/^am /, '')
+      .replace(/^(?:at|in) (?:the )?(?:[a-z]+ ){1,4}?(?=(?:majoring|studying)\b)/, '')
+    const subject = after && /^in ([a-z].*)$/.exec(after)?.[1]
+    const studied = subject ? (namesSubject(subject, ctx) ? `studying ${subject}` : undefined) : after
+    if (found && studied) ruleStudying({ ...clause, text: `i am ${studied}` }, ctx)
     if (found) return
   }
   match = BECAME.exec(text)
@@ -900,6 +943,7 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
     match = null
   if (match) {
     ctx.acc.setCore('occupation', studentAt(match[1]), 0.75, 'occupation.school', match)
+    degreeSubject(match, clause, ctx)
     return
   }
   if (ruleStudying(clause, ctx)) return

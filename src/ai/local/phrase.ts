@@ -135,6 +135,10 @@ const QUANTITY = new RegExp(
 const PAST_VERB_AFTER_AND = new RegExp(pattern`\s+(?:and|but)\s+(?:then\s+)?(?:saw|went|got|took|had|did|made|ate|
   met|came|bought|found|left|ran|drove|flew|spent|stayed|visited|loved|enjoyed|walked|hiked|swam|tried)\b.*$`)
 
+/** "(reading dune) and loving it": how the person finds the thing, after "and", which is no second thing. */
+const VERDICT_AFTER_AND = new RegExp(pattern`\s+(?:and|but)\s+(?:(?:really|totally|absolutely|honestly|kinda|kind of)
+  \s+)?(?:loving|enjoying|hating|liking|adoring|digging|living for)\b.*$`)
+
 /**
  * Cuts an object phrase at the first word that ends it ("hiking with my dog on weekends" -> "hiking with"->"hiking").
  */
@@ -151,6 +155,7 @@ export function cutPhrase(phrase: string): string {
     .replace(/\s+(?:and|but)\s+(?:the\s+)?[a-z]+\s+(?:is|are|was|were)\b.*$/, '')
     // "(i have been to) the zoo and saw two tigers": a verb of its own after "and"
     .replace(PAST_VERB_AFTER_AND, '')
+    .replace(VERDICT_AFTER_AND, '')
     .replace(QUANTITY, '')
     .replace(FREQUENCY_TAIL, '')
     // "(i like) the who the most", "(i can cook) soup well": how much or how well, after the thing

@@ -176,6 +176,14 @@ const AVOID: [RuleId, RegExp, number][] = [
     0.85,
   ],
   ['avoid.no-talk-about', /\bno (?:talk|talking|discussion|questions|jokes) (?:about|of|on) (.+)$/, 0.85],
+  // "i like history podcasts, nothing political", "no politics please": a topic everyone knows as one to keep out
+  [
+    'avoid.no-topic',
+    new RegExp(pattern`(?:^|, )(?:(?:and|but|also|so|oh|just) )*(?:(?:please|pls|plz) )?(?:no|nothing|nothing too)
+      \s(politics|political|religion|religious|current events|gossip|celebrity gossip)
+      (?: stuff| talk| topics?)?(?: (?:please|pls|plz))?(?:$|[,.!])`),
+    0.8,
+  ],
   [
     'avoid.not-comfortable',
     /\bi am (?:not comfortable|uncomfortable) (?:talking|discussing|speaking) (?:about )?(.+)$/,
@@ -233,7 +241,11 @@ const AVOID: [RuleId, RegExp, number][] = [
   ],
 ]
 
+/** A topic said as an adjective ("nothing political"), and the topic it names. */
+const TOPIC_OF_ADJECTIVE: Record<string, string> = { political: 'politics', religious: 'religion' }
+
 function topics(raw: string): string[] {
+  if (Object.hasOwn(TOPIC_OF_ADJECTIVE, raw)) return [TOPIC_OF_ADJECTIVE[raw]!]
   return splitList(
     cutPhrase(raw.replace(/\b(?:please|ever|again|with me|to me|anymore|at all)\b/g, ' ').replace(/\s+/g, ' ')),
   )
@@ -269,7 +281,8 @@ export function rulePreferences(clause: ClauseInfo, ctx: RuleContext): void {
   if (ramble) ctx.acc.setStyle('concise', 0.8, 'style.no-rambling', ramble)
   for (const [rule, re, conf] of AVOID) {
     const match = re.exec(text)
-    if (!match) continue
+    // "no politics, no religion?": a question about someone else's life keeps nothing out
+    if (!match || (rule === 'avoid.no-topic' && clause.question)) continue
     // a rule of several forms says its topic in whichever group matched
     const said = match.slice(1).find((group) => group !== undefined) ?? ''
     for (const topic of topics(said)) ctx.acc.addAvoid(ctx.cases.restore(topic), conf, rule, match)

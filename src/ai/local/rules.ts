@@ -34,6 +34,7 @@ const RULES = {
   'age.being-n': '"being 13 and all" (weak)',
   'age.n-and': '"19 and still no idea what to major in": a number that opens a message, before a state (weak)',
   'age.turning': '"turning 40 is ..." at the start of a clause: a year less (weak)',
+  'age.bio': '"22, junior at Ohio State", "me: 41, nurse": an age opening a bio, before who the person is (0.8)',
   'age.n-sex': '"27f, looking for advice", "(34m)": the age before a sex, as forums write them',
   // core_info.gender
   'gender.age-and-sex': '"27f", "(34m)": the sex after an age (0.8)',
@@ -64,12 +65,14 @@ const RULES = {
   'location.never-been-outside': '"I have never been outside of X"',
   'location.moved-to': '"I moved to X", "I moved from Y to X", "I just relocated to X"',
   'location.moved-into-in': '"we moved in together in Leeds", "moved into a flat in Leeds": a known place (0.8)',
+  'location.bought-home-in': '"we just bought our first house in Austin": a home bought, a known place (0.75)',
   'location.school-in': '"I just started grad school in Toronto": where the person studies, a known place (0.6)',
   'location.went-from-to': '"went from Phoenix to Seattle last year" -> Seattle, a place known by name (0.7)',
   'location.left-for': '"we left Seattle for Portland" -> Portland',
   'location.am-from': '"I am from X"',
   'location.originally-from':
-    '"I\'m originally from X", "I\'m from X originally": where the person came from (weaker than where they are)',
+    '"I\'m originally from X", "I\'m from X originally": where the person came from (weaker than where they are), ' +
+    'and the memory "is originally from X"',
   'location.came-from': '"I came from Somalia" (weak: where the person started from)',
   'location.come-from': '"I come from X"',
   'location.a-x-from': '"I am a <description> from X"',
@@ -308,6 +311,7 @@ const RULES = {
   'avoid.please-avoid': '"please avoid (talking about) X"',
   'avoid.sensitive-topic': '"X is off limits / a sensitive topic / a sore subject"',
   'avoid.no-talk-about': '"no talk / jokes about X"',
+  'avoid.no-topic': '"nothing political", "no politics please": a well-known topic kept out (0.8)',
   'avoid.not-comfortable': '"I am not comfortable talking about X"',
   'avoid.stay-away-from': '"please stay away from / skip X"',
   'avoid.faint-at': '"I get queasy at the sight of X" (weak)',

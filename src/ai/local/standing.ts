@@ -89,8 +89,29 @@ const HABITS = pattern`get out|go out|do drugs|listen to|stay|work|drive|ride|he
   make|live|compete|deliver|donate|clean|mow|tutor|pray|browse|organize|organise|host|stream|write|coordinate|perform|
   compose|record|play|watch|read|smoke|gamble`
 
+/**
+ * The person as a subject: "i", or "we", who include them ("we go to yosemite every summer"); not "we all", which is
+ * often everyone ("we all need more sleep").
+ */
+const WE_OR_I = '(?:i|we(?! all\\b))'
+
+/**
+ * What "we" do that is not the person's alone: done to each other ("we live together", "we share an interest"), or
+ * with a pronoun that points outside the clause ("we play with his toys").
+ */
+const JOINT = /\b(?:together|apart|each other|one another|it|him|her|his|hers|them|they|he|she)\b/
+
+/**
+ * Whether what "we" do (`said`, read as `phrase`) says something of the person: nothing JOINT, a thing named ("we
+ * sell tacos", not "we sell first"), and a trip or an activity ("we go to yosemite", "we go camping"; not "go home").
+ */
+function weSaysSomething(verb: string, said: string, phrase: string): boolean {
+  if (verb === 'share' || JOINT.test(said) || !nlpHas(phrase, '#Noun')) return false
+  return verb !== 'go' || /^(?:to|for a|for an|[a-z]+ing)\b/.test(phrase)
+}
+
 /** "i stay at home", "i usually drive my truck", "i try to walk every day": 1 "try to", 2 the verb, 3 what follows. */
-const HABIT = new RegExp(`^i ${ADV}(try to )?(${HABITS}) (.+)$`)
+const HABIT = new RegExp(`^${WE_OR_I} ${ADV}(try to )?(${HABITS}) (.+)$`)
 
 /** What "live" qualifies when it is no verb: "do live action roleplaying", "we do live music on fridays". */
 const LIVE_THING = /^(?:action|music|streams?|streaming|chats?|tv|theat(?:er|re)|shows?|concerts?|events?|gigs?)\b/
@@ -137,13 +158,13 @@ const ALONE = new Set([
 const IS_NOT = /^i am not (?:(?:really|very|much of|at all) )*((?:a |an )?[a-z]+(?: person| fan| type)?)(?: yet)?$/
 
 /**
- * "i am working on a robot", "i am saving up for a car": something the person is in the middle of (1 the verb, 2
- * what), not a moment ("i am going to the store").
+ * "i am working on a robot", "we are saving up for a car": something the person is in the middle of (1 the tense,
+ * 2 the verb, 3 what), not a moment ("i am going to the store").
  */
-const ONGOING = new RegExp(pattern`^i (am|have been) ${ADV}(working on|making|building|writing|learning|studying|
-  saving up for|saving for|training for|renovating|restoring|raising|recovering from|going through|dealing with|
-  applying to|applying for|taking classes in|taking lessons in|volunteering at|volunteering for|mentoring|tutoring|
-  coaching|fostering|caring for|looking into|researching|preparing for|practicing|practising|organizing|
+const ONGOING = new RegExp(pattern`^${WE_OR_I} (am|are|have been) ${ADV}(working on|making|building|writing|learning|
+  studying|saving up for|saving for|training for|renovating|restoring|raising|recovering from|going through|
+  dealing with|applying to|applying for|taking classes in|taking lessons in|volunteering at|volunteering for|mentoring|
+  tutoring|coaching|fostering|caring for|looking into|researching|preparing for|practicing|practising|organizing|
   organising|searching for|experimenting with|traveling through|travelling through|traveling around|travelling around|
   backpacking through|backpacking around|planning|working) (.+)$`)
 /** What is under way beyond the interest another rule read: "training for my first marathon", not only running. */
@@ -550,9 +571,10 @@ export function ruleStandingFacts(clause: ClauseInfo, ctx: RuleContext, before: 
   const planned = ongoing && !TRIP_PLANNED.test(`${ongoing[2]} ${ongoing[3]}`)
   if (planned && (!before.any || (!before.memory && ONGOING_FOR.test(ongoing[2]!)))) {
     // "i am working": the job says where; "i have been working 60 hour weeks": how long it has gone on
-    const phrase = ongoing[2] === 'working' && ongoing[1] === 'am' ? undefined : factPhrase(ongoing[3]!)
-    const be = ongoing[1] === 'am' ? 'is' : 'has been'
-    if (phrase) return add(ctx, `${be} ${ongoing[2]} ${phrase}`, 'memory.ongoing', ongoing)
+    const phrase = ongoing[2] === 'working' && ongoing[1] !== 'have been' ? undefined : factPhrase(ongoing[3]!)
+    const be = ongoing[1] === 'have been' ? 'has been' : 'is'
+    const said = phrase && (!/^we\b/.test(text) || weSaysSomething(ongoing[2]!, ongoing[3]!, phrase))
+    if (said) return add(ctx, `${be} ${ongoing[2]} ${phrase}`, 'memory.ongoing', ongoing)
   }
   const has = HAS.exec(text)
   if (has) {
@@ -573,7 +595,8 @@ export function ruleStandingFacts(clause: ClauseInfo, ctx: RuleContext, before: 
     // "do live action roleplaying": "live" before a noun is no place lived in
     if (verb === 'live' && LIVE_THING.test(rest!)) return
     const phrase = factPhrase(rest!)
-    if (phrase) add(ctx, `${tries ? `tries to ${verb}` : thirdPerson(verb!)} ${phrase}`, 'memory.habit', habit)
+    if (!phrase || (/^we\b/.test(text) && !weSaysSomething(verb!, rest!, phrase))) return
+    add(ctx, `${tries ? `tries to ${verb}` : thirdPerson(verb!)} ${phrase}`, 'memory.habit', habit)
     return
   }
   const likes = LIKES.exec(text)

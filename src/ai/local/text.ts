@@ -2,6 +2,7 @@
 // clause splitting that does not rely on capital letters, number words, gerunds and case restoration.
 import { opensStory, reportsSomeoneElse } from './others.js'
 import { pattern } from './regex.js'
+import { ADV } from './adverbs.js'
 import { dict } from './regex.js'
 
 /** One clause of the person's text, normalised to lower case. */
@@ -117,6 +118,9 @@ export function normalize(text: string): string {
     .replace(/\bu\.s\.a?\.?/g, 'usa')
     .replace(/\be\.g\./g, 'eg')
     .replace(/\bi\.e\./g, 'ie')
+    // "from 6 p.m. to 9 p.m.": a time of day, no end of a sentence
+    .replace(/\b([ap])\.m\.(?=\s+[a-z0-9])/g, '$1m')
+    .replace(/\b([ap])\.m\./g, '$1m.')
   normalized = normalized.replace(/\b(mr|mrs|ms|dr|st|jr|sr|prof|vs|etc|approx|mt|ft|no)\.(?=\s+[a-z0-9])/g, '$1')
   for (const [pattern, expanded] of EXPANSIONS) normalized = normalized.replace(pattern, expanded)
   normalized = normalized.replace(/\b(\d+)(years?|yrs?|yo|y\/o)\b/g, '$1 $2')
@@ -141,8 +145,7 @@ export const SHARED_VERBS = pattern`are|were|have|live|love|like|enjoy|moved|wen
 export const THE_HOUSEHOLD = 'the (?:kids|family|fam|wife|husband|hubby|boys|girls|children|dogs?)'
 /** "my kids and i went": the relative who shares the subject, a clause of its own with the person (clauses.ts). */
 const PARTNER_FIRST =
-  `(?<!^(?:both )?(?:(?:my|our) [a-z]+(?: [a-z]+)?|${THE_HOUSEHOLD})` +
-  `(?=\\s+and\\s+i (?:both |all )?(?:${SHARED_VERBS})\\b))`
+  `(?<!^(?:both )?(?:(?:my|our) [a-z]+(?: [a-z]+)?|${THE_HOUSEHOLD})` + `(?=\\s+and\\s+i ${ADV}(?:${SHARED_VERBS})\\b))`
 const QUESTION_START = new RegExp(pattern`
   ^(?:what|who|whom|whose|where|when|why|how|which|do|does|did|are|is|was|were|have|has|had|can|could|would|will|should|
   shall|may|am|you)\b`)
@@ -156,7 +159,7 @@ const CLAUSE_BREAK = new RegExp(
   ';|\\s*(?:,\\s*)?\\b(?:but|because(?! of\\b)|although|though|however|cause|cuz)\\s+|,\\s*yet\\s+|' +
     `,\\s*(?=(?:and |so |then |plus |now |but now )?(?:${SUBJECT_START}|what|how|where|who|why|when|which|` +
     'do|does|did|are|is|have|can|could|would|should|will|any|anything|anyone|best|ideas?|tips|advice|' +
-    'suggestions?|recommendations?|thoughts)\\b)|' +
+    'suggestions?|recommendations?|thoughts|please|pls|plz)\\b)|' +
     // "i love to go rock climbing my fav summer activity": a comment on the activity, run on without a comma
     '\\s+(?=my (?:fav|favou?rite)\\b)(?<=[a-z]{2}ing\\s+)' +
     '(?<!\\b(?:th|dur|noth|someth|everyth|anyth|spr|br|morn|even|ceil|build|wedd|be|go|sett|cloth)ing\\s+)|' +
@@ -208,8 +211,12 @@ const CLAUSE_BREAK = new RegExp(
     '\\s+and\\s+(?=(?:i )?(?:really |totally |absolutely |just )?(?:loved|liked|enjoyed|adored) (?:it|them)\\b)|' +
     // "i am learning the piano, started last month": a second event said without "i"
     ',\\s*(?=(?:just )?(?:started|began|finished|quit|moved) [a-z]|been [a-z]+ing\\b|' +
-    // "i speak spanish and english, learning french": a second thing under way, said without "i am"
-    '(?:now |also |currently )?(?:learning|studying) [a-z])|' +
+    // "i speak spanish and english, learning french": a second thing under way, said without "i am"; "we are a
+    // military family, moving to germany next summer": a move under way
+    '(?:now |also |currently )?(?:learning|studying|majoring in|moving to|relocating to|heading to|flying to) [a-z])|' +
+    // "junior at ohio state, obsessed with formula 1": a passion said without "i am"
+    ',\\s*(?=(?:also |and |so |totally |kinda |kind of )?(?:obsessed with|addicted to|passionate about|' +
+    '(?:really|big|huge|super) into) [a-z])|' +
     // "just got back from japan, kyoto was amazing": a comment on what was said
     ',\\s*(?=(?!(?:which|who|that|what|it|this|there)\\b)[a-z]+ (?:was|were|is|are) ' +
     '(?:so |really |very |just )?' +
