@@ -1,6 +1,7 @@
 // Forms chat gives facts in that the rules read: a favourite film or book named in lower case, the household's place
 // ("we live in nebraska"), and vague words that are no interest ("different kinds"). Sentences written for these tests.
 import { describe, expect, it } from 'vitest'
+import { closedQuotes } from '../../src/ai/local/acc.js'
 import { LocalExtractor } from '../../src/ai/local/local-extractor.js'
 import { emptyContent, type Extraction } from '../../src/domain/profile.js'
 
@@ -4167,6 +4168,31 @@ describe('what a message to an assistant says of the person', () => {
     expect(events('my doctor says I have diabetes')).toEqual(['has diabetes'])
   })
 
+  it('keeps a quoted title whole in a memory, and no place from exploring an idea', () => {
+    expect(events('I just finished reading "Becoming Nicole", it was so inspiring.')).toEqual([
+      'finished reading "becoming Nicole"',
+    ])
+    expect(closedQuotes('watched "the bear')).toBe('watched "the bear"')
+    expect(closedQuotes('said it was "great')).toBe('said it was "great"')
+    expect(closedQuotes('finished it"')).toBe('finished it')
+    expect(closedQuotes('read "dune" twice')).toBe('read "dune" twice')
+    expect(interests('exploring career options in counseling')).toEqual([])
+    expect(interests('I love exploring Japan')).toEqual(['travel:Japan'])
+  })
+
+  it('reads the kinds a fan mostly takes, and a job a pay is earned as', () => {
+    expect(interests("I'm a big reader, mostly sci-fi and fantasy")).toEqual([
+      'books:reading',
+      'books:sci-fi',
+      'books:fantasy',
+    ])
+    expect(interests('huge gamer, mainly rpgs and strategy games')).toEqual(['hobbies:rpgs', 'hobbies:strategy games'])
+    expect(interests('my son is a huge gamer, mostly rpgs')).toEqual([])
+    expect(job("can you help me budget? i make about 50k a year as a teacher's aide")).toBe("teacher's aide")
+    expect(job('i make $18 an hour as a cashier')).toBe('cashier')
+    expect(job('i make 5 dollars as a joke')).toBeUndefined()
+  })
+
   it('reads a time of day written with full stops inside one sentence', () => {
     expect(events('We practice every day from 6 p.m. to 9 p.m. after school')).toEqual([
       'practices every day from 6 pm to 9 pm',
@@ -4254,6 +4280,12 @@ describe('what a message to an assistant says of the person', () => {
       `just got back from a ${'week '.repeat(20_000)}in lisbon`,
       `reading ${'dune and '.repeat(10_000)}loving it`,
       `we are a family${', moving to x'.repeat(5_000)}`,
+    )
+  })
+
+  it('reads shared jobs, bios, dances, years of school, fans and pay in linear time', () => {
+    const long = 'a '.repeat(20_000)
+    expectLinear(
       `my wife and i are both ${'big '.repeat(20_000)}teachers`,
       `i have lived in ${'6 '.repeat(20_000)}countries`,
       `i prefer ${'short '.repeat(20_000)}answers`,
@@ -4265,6 +4297,9 @@ describe('what a message to an assistant says of the person', () => {
       `i am a junior at ${'the '.repeat(20_000)}majoring in econ`,
       `my favorite show ${'right now '.repeat(10_000)}is x`,
       `in recovery from ${long}, please avoid ${long}`,
+      `i am a big reader, mostly ${long}`,
+      `i make 50k${' a year'.repeat(10_000)} as a cashier`,
+      `read "${long}`,
     )
   })
 })

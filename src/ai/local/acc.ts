@@ -33,6 +33,17 @@ export function interestPhrase(value: string): string | undefined {
   return phrase
 }
 
+/**
+ * A memory cut inside a quotation keeps it whole: 'finished reading "becoming nicole' gets its closing mark. A stray
+ * mark that opens nothing is dropped.
+ */
+export function closedQuotes(event: string): string {
+  if ((event.match(/"/g)?.length ?? 0) % 2 === 0) return event
+  const last = event.lastIndexOf('"')
+  if (/(?:^|\s)$/.test(event.slice(0, last)) && last < event.length - 1) return `${event}"`
+  return event.slice(0, last) + event.slice(last + 1)
+}
+
 interface Ordered<T> {
   item: T
   order: number
@@ -173,7 +184,7 @@ export class Acc {
   companion?: string
 
   addMemory(said: Memory, rule: RuleId, span?: Span): void {
-    const memory = this.withCompanion(said)
+    const memory = this.withCompanion({ ...said, event: closedQuotes(said.event) })
     const eventKey = key(memory.event)
     this.written++
     this.trace?.record('memories', memoryKey(memory), rule, memory.confidence, span)

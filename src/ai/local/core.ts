@@ -299,8 +299,8 @@ const BIO_AGE =
 /** An age that opens a bio, when what follows it says who the person is: true when it set the age. */
 function ruleBioAge(clause: ClauseInfo, ctx: RuleContext): boolean {
   const bio = BIO_AGE.exec(clause.text)
-  const who = bio?.[2]!.split(' ').at(-1)
-  if (!bio || !who || (!BIO_WORDS.has(who) && !OCCUPATIONS.has(who))) return false
+  const who = bio ? bio[2]!.split(' ').at(-1)! : ''
+  if (!bio || (!BIO_WORDS.has(who) && !OCCUPATIONS.has(who))) return false
   const age = Number(bio[1])
   if (age < 10) return false
   ctx.acc.setCore('age', age, 0.8, 'age.bio', bio)

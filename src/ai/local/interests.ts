@@ -935,6 +935,22 @@ const PRACTICING =
 /** "i am a gambling man", "i am more of a hiking kind of person": a pastime (1) that says who the person is. */
 const KIND_OF_DOER = new RegExp(pattern`\bi am ${ADV}(?:more of )?an? (?:(?:big|huge|real|total|true) )?([a-z]+ing)
   \s(?:man|woman|guy|girl|gal|person|type|(?:kind|sort) of (?:guy|girl|gal|person))\b`)
+/**
+ * "i am a big reader, mostly sci-fi and fantasy", "huge gamer, mainly rpgs" (a bio says no "i am"): who the person is
+ * as a fan (1), and what kind they mostly take (2), read as the verb of the fan would read it.
+ */
+const FAN_OF_KINDS = new RegExp(pattern`^(?:i am ${ADV})?(?:an? )?(?:(?:big|huge|avid|voracious|massive|keen|serious) )?
+  (reader|bookworm|gamer|movie buff|film buff|music lover)(?:,| and)? (?:mostly|mainly|especially|usually|largely|
+  primarily|all about|into) (.+)$`)
+/** The verb a fan's kinds are read with. */
+const FAN_VERB: Record<string, string> = {
+  reader: 'read',
+  bookworm: 'read',
+  gamer: 'play',
+  'movie buff': 'watch',
+  'film buff': 'watch',
+  'music lover': 'listen',
+}
 /** "besides running i surf": the pastime named beside another (1). */
 const BESIDES_DOING =
   /\b(?:(?:besides|apart from|aside from|other than|when i am not) ([a-z]+ing)\b,? i\b|\bwhen i am not ([a-z]+ing)\b)/
@@ -1546,6 +1562,8 @@ function ruleActivityMentioned(clause: ClauseInfo, ctx: RuleContext): void {
   if (match && !genre) found(match[1], match, 'interest.practicing', 0.6)
   match = KIND_OF_DOER.exec(text)
   if (match) found(match[1], match, 'interest.kind-of-doer', 0.7)
+  match = FAN_OF_KINDS.exec(text)
+  if (match) addItems(interpretObject(match[2]!, FAN_VERB[match[1]!]), ctx, 0.8, 'interest.fan-of-kinds', match)
   match = VOLUNTEERING.exec(text)
   if (match) ctx.acc.addInterest('hobbies', 'volunteering', 0.6, 'interest.volunteering', match)
   match = DOG_WALKS.exec(text)

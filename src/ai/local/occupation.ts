@@ -336,6 +336,12 @@ const AT_WORKPLACE = new RegExp(pattern`\bat (a|an|the|my|our) ((?:[a-z'&-]+ ){0
 const I_AM_BARE_JOB = new RegExp(`\\bi am ${ADV}([a-z]+(?: [a-z]+)?)(?= and\\b| at\\b| in\\b| for\\b| here\\b|,|$)`)
 /** "make a living as a librarian": the job (1); chat leaves out the "i". */
 const MAKE_A_LIVING = new RegExp(`(?:\\bi ${ADV}|^)(?:make|earn) (?:a|my) living as (?:a |an )?(.+)$`)
+/** "i make about 50k a year as a teacher's aide": the job (1) a pay is earned as. */
+const PAID_AS = new RegExp(
+  `(?:\\bi ${ADV}|^)(?:make|earn|get paid|am paid) (?:about |around |like |only |just )?[$£€]?\\d[\\d,.]*k?` +
+    '(?: (?:dollars|pounds|euros|bucks|an hour|a year|a month|a week|per hour|per year|hourly|yearly))*' +
+    ' as (?:a |an )?(.+)$',
+)
 /** "when i finish school i will be a programmer": a job ahead (1), as weak as one wished for. */
 const WILL_BE = new RegExp(`\\bi ${ADV}(?:will|am going to) (?:be|become) (?:a|an) (.+)$`)
 /** "i play tennis professionally": the sport (1). */
@@ -809,7 +815,7 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
     ctx.acc.setCore('occupation', match[1]!, 0.7, 'occupation.my-job-as', match)
     return
   }
-  match = WORK_AS.exec(text) ?? MAKE_A_LIVING.exec(text) ?? WORKING_AS.exec(text)
+  match = WORK_AS.exec(text) ?? MAKE_A_LIVING.exec(text) ?? PAID_AS.exec(text) ?? WORKING_AS.exec(text)
   if (match && emit(occupationFrom(match[1], false), ctx, 'occupation.work-as', match)) return
   match = MY_JOB_IS.exec(text)
   // "one part of my job is walking them": what "them" is was said before, so no job is named

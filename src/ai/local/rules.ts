@@ -218,6 +218,7 @@ const RULES = {
   'interest.loved-time-in': '"I loved the time I spent in Portugal" -> Portugal (0.7)',
   'interest.must-have': '"gotta have my coffee", "I need my tea in the morning" -> coffee, tea (0.6)',
   'interest.practicing': '"I am practicing my guitar", "been practising yoga every day" -> guitar, yoga (0.6)',
+  'interest.fan-of-kinds': '"I\'m a big reader, mostly sci-fi and fantasy": the kinds a fan mostly takes (0.8)',
   'interest.kind-of-doer': '"I am a gambling man", "more of a hiking kind of person" -> gambling, hiking (0.7)',
   'interest.dog-walks': '"I take my dog for walks", "out walking my dogs" -> walking the dog (0.7)',
   'interest.hobbies-like': '"other hobbies like playing chess", "my hobbies include knitting" (0.8)',

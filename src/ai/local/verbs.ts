@@ -5,6 +5,11 @@ import { isPeopleNoun } from './others.js'
 import { gerund, singular } from './text.js'
 import { pattern } from './regex.js'
 
+/** What is explored that is no place: "career options", "new ideas", "my feelings". */
+const EXPLORED_IDEA = new RegExp(pattern`\b(?:options?|opportunit(?:y|ies)|possibilit(?:y|ies)|ideas?|careers?|paths?|
+  choices|alternatives|topics?|concepts?|feelings?|emotions?|identity|sexuality|faith|spirituality|themes?|fields?|
+  subjects?|interests?|hobbies)\b`)
+
 /** Verbs whose gerund is no pastime ("I like to think that ..."). */
 const NON_HOBBY_VERBS = new Set(
   `think say believe know keep imagine pretend consider call tell ask wonder hope guess remember forget feel need want
@@ -173,6 +178,8 @@ export function verbItems(verb: string, obj: string): Item[] {
       if (WIDE_WORLD.test(thing)) return [{ category: 'travel', value: 'traveling', weight: 1 }]
       if (!thing)
         return verb === 'travel' || verb === 'explore' ? [{ category: 'travel', value: 'traveling', weight: 1 }] : []
+      // "exploring career options", "explore my feelings": no place
+      if (verb === 'explore' && EXPLORED_IDEA.test(thing)) return []
       const item = classifyNoun(thing.replace(/^(?:to|around)\s+/, ''), 'travel', 0.8)
       if (!item) return verb === 'travel' ? [{ category: 'travel', value: 'traveling', weight: 1 }] : []
       return [item.category === 'travel' || verb === 'see' ? item : { ...item, category: 'travel' }]
