@@ -116,6 +116,21 @@ describe('requests to an assistant', () => {
     expect(events).toEqual(['is originally from Brazil', 'is renovating the kitchen'])
   })
 
+  it('reads two questions answered at once, an allergy and a diet given as answers', async () => {
+    await post(api, 'noor', {
+      input_type: 'conversation',
+      data: chat([
+        ['How old are you, and where do you live?', '34, Leeds'],
+        ['Any allergies?', 'shellfish'],
+        ['Any dietary restrictions?', 'gluten free and no dairy'],
+      ]),
+    })
+    const profile = await api.waitReady('noor')
+    expect(profile.core_info).toMatchObject({ age: { value: 34 }, location: { value: 'Leeds' } })
+    expect(profile.interests.food.map((v: { value: string }) => v.value)).toEqual(['gluten free', 'no dairy'])
+    expect((profile.memories as Memory[]).map((m) => m.event)).toEqual(['is allergic to shellfish'])
+  })
+
   it('takes nothing from a request that points elsewhere, nor from what others would tell', async () => {
     const said = ['can you help me understand this error?', 'help me out here', 'my sister wants to tell her boss']
     for (const data of said) await post(api, 'rio', { data })

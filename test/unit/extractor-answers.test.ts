@@ -72,6 +72,33 @@ describe('the statement an answer makes', () => {
       expect(answerTo(question, 'yes!'), question).toBeUndefined()
   })
 
+  it('answers two questions asked at once, part by part, when the reply gives as many parts', () => {
+    expect(answerTo('How old are you, and where do you live?', '34, Leeds')).toBe('i am 34 years old. i live in leeds')
+    expect(answerTo("What's your name and what do you do?", 'Sam, nurse')).toBe('my name is sam. i am a nurse')
+    // a part that answers nothing gives no pairs; a reply of one part answers the last question, as before
+    expect(answerTo('what do you do for fun, and how often?', 'hiking, every weekend')).toBeUndefined()
+    expect(answerTo('How old are you, and where do you live?', 'Leeds')).toBe('i live in leeds')
+    const both = x(['How old are you, and where do you live?', '34, Leeds'])
+    expect(both.core_info).toMatchObject({ age: { value: 34 }, location: { value: 'Leeds' } })
+    expect(answerTo('What do you do for work?', 'accountant, for now anyway')).toBe('i am an accountant')
+  })
+
+  it('reads a diet, an allergy, languages and a music taste given as answers, below what is said outright', () => {
+    expect(answerTo('Any dietary restrictions I should know about?', 'gluten free and no dairy')).toBe(
+      'i am gluten free. i do not eat dairy',
+    )
+    expect(answerTo('Any allergies?', 'shellfish')).toBe('i am allergic to shellfish')
+    expect(answerTo('Any allergies?', 'nope')).toBeUndefined()
+    expect(answerTo('What languages do you speak?', 'english and portuguese')).toBe('i speak english and portuguese')
+    expect(answerTo('What kind of music are you into?', 'mostly indie rock and some jazz')).toBe(
+      'i like indie rock and some jazz music',
+    )
+    const allergy = x(['Any allergies?', 'shellfish']).memories
+    expect(allergy).toEqual([expect.objectContaining({ event: 'is allergic to shellfish', confidence: 0.68 })])
+    const diet = x(['Any dietary restrictions?', 'gluten free and no dairy']).interests?.food?.map((v) => v.value)
+    expect(diet).toEqual(['gluten free', 'no dairy'])
+  })
+
   it('answers only the last question of the turn before', () => {
     expect(answerTo('Where are you from? And what do you do for work?', 'teacher')).toBe('i am a teacher')
     expect(answerTo('I love hiking.', 'yes')).toBeUndefined()
@@ -127,6 +154,7 @@ describe('answers in a conversation', () => {
       [`${'what is your favorite '.repeat(10_000)}?`, 'a, '.repeat(40_000)],
       [`${'?'.repeat(100_000)}`, `${'.'.repeat(100_000)}x`],
       [`where do you live${' '.repeat(100_000)}?`, `leeds${' ,'.repeat(50_000)}`],
+      [`${'how old are you, and '.repeat(5_000)}where?`, '34, '.repeat(20_000)],
     ]
     for (const [asked, said] of hostile) {
       const started = performance.now()

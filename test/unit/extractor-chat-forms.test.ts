@@ -4283,8 +4283,7 @@ describe('what a message to an assistant says of the person', () => {
     )
   })
 
-  it('reads shared jobs, bios, dances, years of school, fans and pay in linear time', () => {
-    const long = 'a '.repeat(20_000)
+  it('reads shared jobs, counts of places, topics kept out, children, dances and bios in linear time', () => {
     expectLinear(
       `my wife and i are both ${'big '.repeat(20_000)}teachers`,
       `i have lived in ${'6 '.repeat(20_000)}countries`,
@@ -4294,11 +4293,17 @@ describe('what a message to an assistant says of the person', () => {
       `i ${'pole '.repeat(20_000)}dance`,
       `me: 22, ${'junior '.repeat(20_000)}`,
       `22${', obsessed with x'.repeat(5_000)}`,
+    )
+  })
+
+  it('reads years of school, favourites of now, recovery, fans, pay and quotes in linear time', () => {
+    const long = 'a '.repeat(20_000)
+    expectLinear(
       `i am a junior at ${'the '.repeat(20_000)}majoring in econ`,
       `my favorite show ${'right now '.repeat(10_000)}is x`,
       `in recovery from ${long}, please avoid ${long}`,
       `i am a big reader, mostly ${long}`,
-      `i make 50k${' a year'.repeat(10_000)} as a cashier`,
+      `i make 50k${' a year'.repeat(5_000)} as a cashier`,
       `read "${long}`,
     )
   })

@@ -184,7 +184,8 @@ export class Acc {
   companion?: string
 
   addMemory(said: Memory, rule: RuleId, span?: Span): void {
-    const memory = this.withCompanion({ ...said, event: closedQuotes(said.event) })
+    const confidence = said.confidence === undefined ? undefined : round(said.confidence * this.weight)
+    const memory = this.withCompanion({ ...said, event: closedQuotes(said.event), confidence })
     const eventKey = key(memory.event)
     this.written++
     this.trace?.record('memories', memoryKey(memory), rule, memory.confidence, span)

@@ -1,8 +1,8 @@
 // Answers to the other speaker's questions. People in a chat rarely repeat the question: "what do you do?" gets
 // "nurse", "what's your favorite movie?" gets "mine is friday", "do you like soccer?" gets "yes! every weekend".
 // Each answer is read as the statement it stands for ("i am a nurse"), made of the person's own answer words, or of
-// the words of a question they said yes to. Only the field rules read these statements (readAnswers in
-// local-extractor.ts), at lower confidence than what the person says outright.
+// the words of a question they said yes to. Only the field, preference, need and language rules read these
+// statements (readAnswers in local-extractor.ts), at lower confidence than what the person says outright.
 import { NOT_TURNS, sameSpeaker, type ParsedConversation } from '../conversation.js'
 import { pattern } from './regex.js'
 import { normalize } from './text.js'
@@ -34,7 +34,7 @@ const ANSWER_OPENING = new RegExp(pattern`
  * Words after an answer that add nothing to it: "sushi for sure", "toronto, born and raised", "politics please",
  * "nursing, second year".
  */
-const ANSWER_TAIL = new RegExp(pattern`(?:,?\s+(?:for sure|for now|i guess|i think|haha|lol|please|tbh|honestly|
+const ANSWER_TAIL = new RegExp(pattern`(?:,?\s+(?:for sure|for now|i guess|i think|haha|lol|please|tbh|honestly|anyway|
   at the moment|these days|right now|born and raised|mostly|probably|everything|
   (?:first|second|third|fourth|final|last) year))+$`)
 /** A sentence after a comma, which the rules read on their own: "mostly woodworking, i built a workbench". */
@@ -96,8 +96,9 @@ const QUESTIONS: readonly QuestionKind[] = [
   },
   {
     asks: new RegExp(pattern`
-      \bwhat (?:kinds?|types?|sort|genre) of ([a-z]+(?: [a-z]+)?) do you (?:like|love|enjoy|listen to|watch|read|play|
-      eat)\?$`),
+      \bwhat (?:kinds?|types?|sort|genre) of ([a-z]+(?: [a-z]+)?) (?:do you (?:like|love|enjoy|listen to|watch|read|
+      play|eat)|are you into)\?$`),
+    answers: { commas: true },
     bare: (answer, kind) => (KINDS.test(kind) ? `i like ${answer} ${kind}` : `i like ${answer}`),
   },
   {
@@ -114,6 +115,24 @@ const QUESTIONS: readonly QuestionKind[] = [
       in the evenings?)|what do you like to do|what are your hobbies|(?:do you have )?any hobbies|
       what are you (?:into|interested in)|what are your interests)\?$`),
     bare: (answer) => `i like ${answer}`,
+  },
+  {
+    // "any dietary restrictions?" "gluten free and no dairy": each part a diet of its own
+    asks: /\b(?:dietary (?:restrictions|requirements|needs|preferences)|diet restrictions)\b[^?]*\?$/,
+    answers: { commas: true },
+    bare: (answer) =>
+      answer
+        .split(/,\s*(?:and\s+)?|\s+and\s+/)
+        .map((part) => (/^no /.test(part) ? `i do not eat ${part.slice(3)}` : `i am ${part}`))
+        .join('. '),
+  },
+  {
+    asks: /\b(?:any (?:food )?allergies|(?:are you|you) allergic to anything|what are you allergic to)\b[^?]*\?$/,
+    bare: (answer) => `i am allergic to ${answer}`,
+  },
+  {
+    asks: /\bwhat languages? do you speak\b[^?]*\?$/,
+    bare: (answer) => `i speak ${answer}`,
   },
   {
     // "how old are you, if you don't mind me asking?"
@@ -202,8 +221,31 @@ export function answerTo(questionText: string, replyText: string): string | unde
   return question ? statementOf(question, replyText) : undefined
 }
 
+/** Where a question asks a second thing: "how old are you, and where do you live?". */
+const SECOND_QUESTION = /,?\s+and\s+(?=(?:what|where|how|who|which|do|are)\b)|,\s*(?=(?:what|where|how)\b)/
+
+/**
+ * "how old are you, and where do you live?" "34, leeds": each question of two or three answered in turn, when the
+ * reply gives as many parts, one a comma, in the same order.
+ */
+function statementsOfEach(question: string, replyText: string): string | undefined {
+  const asked = question.replace(/\?$/, '').split(SECOND_QUESTION)
+  if (asked.length < 2 || asked.length > 3) return undefined
+  const parts = normalize(replyText.slice(0, MAX_TURN_CHARS))
+    .split(/[.!?\n]/)[0]!
+    .split(/\s*,\s*(?:and\s+)?/)
+  if (parts.length !== asked.length) return undefined
+  const said = asked.map((one, i) => statementOfOne(`${one.trim()}?`, parts[i]!))
+  return said.every(Boolean) ? said.join('. ') : undefined
+}
+
 /** The statement a reply makes with a question (the last one of its turn, normalised), if it makes one. */
 function statementOf(question: string, replyText: string): string | undefined {
+  return statementsOfEach(question, replyText) ?? statementOfOne(question, replyText)
+}
+
+/** The statement a reply makes with one question, if it makes one. */
+function statementOfOne(question: string, replyText: string): string | undefined {
   for (const kind of QUESTIONS) {
     const matched = kind.asks.exec(question)
     if (!matched) continue

@@ -623,8 +623,8 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
 }
 
 /**
- * Reads each answer's statement with the field and preference rules only, at ANSWER_WEIGHT: an answer names a value,
- * while a memory or a trait needs the person's own sentence.
+ * Reads each answer's statement with the field, preference, need and language rules only, at ANSWER_WEIGHT: an answer
+ * names a value, an allergy or a language, while any other memory or a trait needs the person's own sentence.
  */
 function readAnswers(answers: readonly Answer[], ctx: RuleContext) {
   const { acc } = ctx
@@ -641,6 +641,9 @@ function readAnswers(answers: readonly Answer[], ctx: RuleContext) {
         ruleInterests(info, ctx)
         // "any topics you'd rather avoid?" "politics": a topic to avoid
         rulePreferences(info, ctx)
+        // "any allergies?" "shellfish", "what languages do you speak?" "english and tagalog"
+        ruleNeeds(info, ctx)
+        ruleLanguages(info, ctx)
         // "do you have pets?" "two rabbits, Mochi and Bean": their names
         ruleNamesSaid(info, ctx)
       }
