@@ -4232,6 +4232,12 @@ describe('what a message to an assistant says of the person', () => {
       `i do not ${long}, 5 years sober`,
       `my friend hates ${long}but i love it`,
       `my cholesterol is ${'really '.repeat(20_000)}high`,
+    )
+  })
+
+  it('reads the request forms in linear time, second half', () => {
+    const long = 'a '.repeat(20_000)
+    expectLinear(
       `i started my new job ${'now i '.repeat(5_000)}am`,
       `i underestimated how ${long}i would`,
       `i work for myself walking ${long}`,
