@@ -755,11 +755,11 @@ function ruleStudying(clause: ClauseInfo, ctx: RuleContext): boolean {
 
 /**
  * "i am finishing my degree in psychology": a psychology student, read as "i am studying psychology" is; not a place
- * or a time ("my degree in london", "in may", "in two years"). True when it set the occupation.
+ * or a time ("my degree in london", "in may", "in two years").
  */
-function degreeSubject(degree: RegExpExecArray, clause: ClauseInfo, ctx: RuleContext): boolean {
+function degreeSubject(degree: RegExpExecArray, clause: ClauseInfo, ctx: RuleContext): void {
   const subject = /^ in ([a-z][a-z ]*)/.exec(clause.text.slice(degree.index + degree[0].length))?.[1]
-  return !!subject && namesSubject(subject, ctx) && ruleStudying({ ...clause, text: `i am studying ${subject}` }, ctx)
+  if (subject && namesSubject(subject, ctx)) ruleStudying({ ...clause, text: `i am studying ${subject}` }, ctx)
 }
 
 /** Whether what follows "in" may be a subject of study: not a place, a month or a count ("in london", "in may"). */
